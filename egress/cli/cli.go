@@ -1,0 +1,91 @@
+// Package cli is rypsok-egress's command line: serving (the default),
+// check, and --version. main only wires it to the process.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+)
+
+// Exit codes.
+const (
+	ExitOK      = 0
+	ExitInvalid = 1 // invalid configuration, or the egress could not run
+	ExitUsage   = 2
+)
+
+// version is stamped at build time with
+// -ldflags "-X github.com/rypsok/rypsok/egress/cli.version=v1.2.3".
+var version = ""
+
+// Version reports the egress's version: the stamped one, else the module
+// version, else "devel".
+func Version() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+const usage = `usage:
+  rypsok-egress [--config FILE] [--socket PATH]   serve until SIGTERM
+  rypsok-egress check --config FILE               validate a configuration
+  rypsok-egress --version                         print the version
+`
+
+// Main runs the command line args (without the program name) and returns
+// the exit code. ctx ends on SIGTERM or SIGINT; serving then drains.
+func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "check" {
+		return check(args[1:], stdout, stderr)
+	}
+	fs := flag.NewFlagSet("rypsok-egress", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	configPath := fs.String("config", "", "configuration file")
+	socketPath := fs.String("socket", "", "Unix socket to listen on")
+	showVersion := fs.Bool("version", false, "print the version")
+	if err := fs.Parse(args); err != nil {
+		return usageError(stderr, err)
+	}
+	if fs.NArg() > 0 {
+		return usageError(stderr, fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+	}
+	if *showVersion {
+		fmt.Fprintf(stdout, "rypsok-egress %s\n", Version())
+		return ExitOK
+	}
+	return serve(ctx, *configPath, *socketPath, stderr)
+}
+
+func check(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("rypsok-egress check", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	configPath := fs.String("config", "", "configuration file")
+	if err := fs.Parse(args); err != nil {
+		return usageError(stderr, err)
+	}
+	if fs.NArg() > 0 || *configPath == "" {
+		return usageError(stderr, errors.New("check needs --config FILE"))
+	}
+	if _, err := loadConfig(*configPath, ""); err != nil {
+		for _, line := range strings.Split(err.Error(), "\n") {
+			fmt.Fprintln(stderr, line)
+		}
+		return ExitInvalid
+	}
+	fmt.Fprintf(stdout, "%s: valid\n", *configPath)
+	return ExitOK
+}
+
+func usageError(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "rypsok-egress: %v\n%s", err, usage)
+	return ExitUsage
+}

@@ -1,0 +1,152 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rs/zerolog"
+)
+
+const full = `
+config_version = 1
+[listen]
+socket = "/run/rypsok/egress.sock"
+group = "0"
+[dns]
+servers = ["127.0.0.53", "[::1]:5353", "10.0.0.2:53"]
+[policy]
+allow_http = true
+allow = ["intranet.example.com", "10.1.2.3:8443", "192.168.0.0/16"]
+deny = ["*.evil.test", "169.254.169.254"]
+[upstream]
+proxy = "http://proxy.corp:3128"
+enforces_profile = true
+[telemetry]
+metrics_listen = "127.0.0.1:9466"
+[logging]
+level = "debug"
+[engines.wikipedia]
+endpoint = "https://en.wikipedia.org"
+endpoints = ["https://ja.wikipedia.org"]
+public_only = true
+[engines.searxng]
+endpoint = "http://127.0.0.1:8080/searx"
+`
+
+func TestParseReadsEveryKey(t *testing.T) {
+	c, err := Parse([]byte(full))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Socket != "/run/rypsok/egress.sock" || c.GID != 0 {
+		t.Errorf("listen: got %q gid %d", c.Socket, c.GID)
+	}
+	if got := strings.Join(c.DNSServers, ","); got != "127.0.0.53:53,[::1]:5353,10.0.0.2:53" {
+		t.Errorf("dns servers: got %s", got)
+	}
+	if !c.Policy.AllowHTTP || len(c.Policy.Allow) != 3 || len(c.Policy.Deny) != 2 {
+		t.Errorf("policy: got %+v", c.Policy)
+	}
+	if c.Upstream == nil || c.Upstream.Host != "proxy.corp:3128" || !c.UpstreamAgent {
+		t.Errorf("upstream: got %v %v", c.Upstream, c.UpstreamAgent)
+	}
+	if c.MetricsListen != "127.0.0.1:9466" || c.LogLevel != zerolog.DebugLevel {
+		t.Errorf("telemetry/logging: got %q %v", c.MetricsListen, c.LogLevel)
+	}
+	if eps := c.Policy.Engines["wikipedia"]; len(eps) != 2 || !eps[0].PublicOnly || !eps[1].PublicOnly {
+		t.Errorf("wikipedia endpoints: got %+v", eps)
+	}
+	if eps := c.Policy.Engines["searxng"]; len(eps) != 1 || eps[0].Scheme != "http" || eps[0].Port != 8080 || eps[0].PathPrefix != "/searx" {
+		t.Errorf("searxng endpoint: got %+v", eps)
+	}
+}
+
+func TestParseRefuses(t *testing.T) {
+	for _, tc := range []struct {
+		name, toml, want string
+	}{
+		{"no config_version", ``, "config_version"},
+		{"another config_version", `config_version = 2`, "config_version: must be 1"},
+		{"an unknown top-level key", "config_version = 1\nsecret = 1", "unknown key secret"},
+		{"an unknown key in a section", "config_version = 1\n[policy]\nallow_all = true", "unknown key policy.allow_all"},
+		{"an unknown key of an engine", "config_version = 1\n[engines.x]\nendpoint = \"https://x.test\"\napi_key = \"k\"", "unknown key engines.x.api_key"},
+		{"a malformed allow rule", "config_version = 1\n[policy]\nallow = [\"a..b\"]", "policy.allow"},
+		{"a malformed deny rule", "config_version = 1\n[policy]\ndeny = [\"10.0.0.0/33\"]", "policy.deny"},
+		{"a DNS server by name", "config_version = 1\n[dns]\nservers = [\"dns.google\"]", "dns.servers[0]"},
+		{"an engine without endpoint", "config_version = 1\n[engines.x]\npublic_only = true", "engines.x: endpoint is required"},
+		{"an engine endpoint with userinfo", "config_version = 1\n[engines.x]\nendpoint = \"https://u:p@x.test\"", "engines.x"},
+		{"an engine endpoint of another scheme", "config_version = 1\n[engines.x]\nendpoint = \"ftp://x.test\"", "engines.x"},
+		{"an upper-case engine id", "config_version = 1\n[engines.X]\nendpoint = \"https://x.test\"", "engines.X"},
+		{"an upstream proxy with credentials", "config_version = 1\n[upstream]\nproxy = \"http://u:p@proxy:3128\"", "upstream.proxy"},
+		{"enforces_profile without a proxy", "config_version = 1\n[upstream]\nenforces_profile = true", "upstream.enforces_profile"},
+		{"a metrics listener by name", "config_version = 1\n[telemetry]\nmetrics_listen = \"localhost:9466\"", "telemetry.metrics_listen"},
+		{"an unknown log level", "config_version = 1\n[logging]\nlevel = \"verbose\"", "logging.level"},
+		{"a missing CA file", "config_version = 1\n[policy]\nca_file = \"/nonexistent/ca.pem\"", "policy.ca_file"},
+		{"a string where a list belongs", "config_version = 1\n[policy]\nallow = \"x.test\"", "line 3"},
+		{"not TOML", "config_version = = 1", "line 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte(tc.toml))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestParseNamesEveryProblem(t *testing.T) {
+	_, err := Parse([]byte("config_version = 3\n[logging]\nlevel = \"loud\"\n[policy]\ndeny = [\"*.\"]"))
+	if err == nil {
+		t.Fatal("want an error")
+	}
+	for _, field := range []string{"config_version", "logging.level", "policy.deny"} {
+		if !strings.Contains(err.Error(), field) {
+			t.Errorf("error %q does not name %s", err, field)
+		}
+	}
+}
+
+func TestCAFileAddsToTheSystemRoots(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(path, []byte(testCA), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Parse([]byte("config_version = 1\n[policy]\nca_file = \"" + path + "\""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.RootCAs == nil || c.CAFile != path {
+		t.Fatalf("got roots %v file %q", c.RootCAs, c.CAFile)
+	}
+	if err := os.WriteFile(path, []byte("not a certificate"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Parse([]byte("config_version = 1\n[policy]\nca_file = \"" + path + "\"")); err == nil {
+		t.Fatal("a file without a certificate: want an error")
+	}
+}
+
+// testCA is net/http/httptest's test certificate.
+const testCA = `-----BEGIN CERTIFICATE-----
+MIIDOTCCAiGgAwIBAgIQSRJrEpBGFc7tNb1fb5pKFzANBgkqhkiG9w0BAQsFADAS
+MRAwDgYDVQQKEwdBY21lIENvMCAXDTcwMDEwMTAwMDAwMFoYDzIwODQwMTI5MTYw
+MDAwWjASMRAwDgYDVQQKEwdBY21lIENvMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A
+MIIBCgKCAQEA6Gba5tHV1dAKouAaXO3/ebDUU4rvwCUg/CNaJ2PT5xLD4N1Vcb8r
+bFSW2HXKq+MPfVdwIKR/1DczEoAGf/JWQTW7EgzlXrCd3rlajEX2D73faWJekD0U
+aUgz5vtrTXZ90BQL7WvRICd7FlEZ6FPOcPlumiyNmzUqtwGhO+9ad1W5BqJaRI6P
+YfHjYn0s5JiW7WJvK0rRHHe1fuW87kwA/Nj8ZOTMF4Qx3ZNMWTd3ItnKU6JeEkrQ
+kuYWnc/cxVAMQG0tGN0cL+lMCtwFJ5cdffdzTDfj8ly5jjaYlB0UiUMJ2R9UvbBW
+TAQHIwTuUz8k1o+WenmkgfxN9cM5SCT44QIDAQABo4GIMIGFMA4GA1UdDwEB/wQE
+AwICpDATBgNVHSUEDDAKBggrBgEFBQcDATAPBgNVHRMBAf8EBTADAQH/MB0GA1Ud
+DgQWBBStsdjh3/JCXXYlQryOrL4Sh7BW5TAuBgNVHREEJzAlggtleGFtcGxlLmNv
+bYcEfwAAAYcQAAAAAAAAAAAAAAAAAAAAATANBgkqhkiG9w0BAQsFAAOCAQEAxWGI
+5NhpF3nwwy/4yB4i/CwwSpLrWUa70NyhvprUBC50PxiXav1TeDzwzLx/o5HyNwsv
+cxv3HdkLW59i/0SlJSrNnWdfZ19oTcS+6PtLoVyISgtyN6DpkKpdG1cOkW3Cy2P2
++tK/tKHRP1Y/Ra0RiDpOAmqn0gCOFGz8+lqDIor/T7MTpibL3IxqWfPrvfVRHL3B
+grw/ZQTTIVjjh4JBSW3WyWgNo/ikC1lrVxzl4iPUGptxT36Cr7Zk2Bsg0XqwbOvK
+5d+NTDREkSnUbie4GeutujmX3Dsx88UiV6UY/4lHJa6I5leHUNOHahRbpbWeOfs/
+WkBKOclmOV2xlTVuPw==
+-----END CERTIFICATE-----
+`
