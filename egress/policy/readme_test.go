@@ -1,0 +1,24 @@
+package policy
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/rypsok/rypsok/shared/readme"
+)
+
+var update = flag.Bool("update", false, "rewrite the README's range table")
+
+// TestREADMEPrintsTheRangeTable keeps the README's table of refused
+// ranges identical to the table the code uses.
+func TestREADMEPrintsTheRangeTable(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("| Prefix | Verdict | Range |\n|---|---|---|\n")
+	for _, r := range rows {
+		verdict := map[action]string{refuse: "refused", allow: "admitted", embedded: "judged by the IPv4 inside"}[r.action]
+		fmt.Fprintf(&b, "| `%s` | %s | `%s` |\n", r.prefix, verdict, r.rng)
+	}
+	readme.Check(t, "../../README.md", "ranges", b.String(), *update)
+}

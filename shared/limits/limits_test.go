@@ -1,0 +1,30 @@
+package limits
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/rypsok/rypsok/shared/readme"
+)
+
+var update = flag.Bool("update", false, "rewrite the README's limits table")
+
+func TestREADMEPrintsTable(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("| Name | Meaning | Value |\n|---|---|---|\n")
+	for _, l := range Table {
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", l.Name, l.Meaning, l.Value)
+	}
+	readme.Check(t, "../../README.md", "limits", b.String(), *update)
+}
+
+func TestDerivedValues(t *testing.T) {
+	if S7SearchCallMax != S4SearchDeadline+500*1e6 {
+		t.Errorf("LIM-S7 = %v, want S4 + 500 ms", S7SearchCallMax)
+	}
+	if S5EngineTimeout+S6ReservedAfter > S4SearchDeadline {
+		t.Error("the defaults break S5 + S6 <= S4")
+	}
+}
