@@ -109,6 +109,7 @@ func (p *Proxy) transport(profile contract.Profile, engine string, upstreamOK bo
 		MaxIdleConnsPerHost:    8,
 		IdleConnTimeout:        idleConnTimeout,
 		MaxResponseHeaderBytes: 64 << 10,
+		ReadBufferSize:         64 << 10,
 		DisableCompression:     false, // gzip is asked for and decoded here, counted after decoding
 	}
 	if p.opts.Upstream != nil && upstreamOK {

@@ -14,6 +14,10 @@ import (
 // ErrEgressUnreachable is wrapped when the egress socket cannot be reached.
 var ErrEgressUnreachable = errors.New("contract: egress unreachable")
 
+// readBufSize is the size of the reader of an egress answer: bodies come in
+// large chunks, read in few calls.
+const readBufSize = 64 << 10
+
 // Client is an http.RoundTripper that sends every request to rypsok-egress
 // over its Unix socket in absolute form ("GET https://host/path"), one
 // connection per request. It is how the front reaches the network:
@@ -60,7 +64,7 @@ func (c *Client) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err := bw.Flush(); err != nil {
 		return fail(err)
 	}
-	resp, err := http.ReadResponse(bufio.NewReader(conn), req)
+	resp, err := http.ReadResponse(bufio.NewReaderSize(conn, readBufSize), req)
 	if err != nil {
 		return fail(err)
 	}

@@ -1,0 +1,38 @@
+module egressbench
+
+go 1.26.8
+
+replace github.com/rypsok/rypsok => ../..
+
+require (
+	github.com/rypsok/rypsok v0.0.0-00010101000000-000000000000
+	github.com/sirupsen/logrus v1.9.0
+	github.com/stripe/smokescreen v0.1.0
+)
+
+require (
+	github.com/DataDog/datadog-go v4.5.1+incompatible // indirect
+	github.com/Microsoft/go-winio v0.6.1 // indirect
+	github.com/armon/go-proxyproto v0.0.0-20170620220930-48572f11356f // indirect
+	github.com/beorn7/perks v1.0.1 // indirect
+	github.com/carlmjohnson/versioninfo v0.22.4 // indirect
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/hashicorp/golang-lru v1.0.2 // indirect
+	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
+	github.com/patrickmn/go-cache v2.1.0+incompatible // indirect
+	github.com/prometheus/client_golang v1.25.0 // indirect
+	github.com/prometheus/client_model v0.6.3 // indirect
+	github.com/prometheus/common v0.72.0 // indirect
+	github.com/prometheus/procfs v0.22.0 // indirect
+	github.com/rs/xid v1.2.1 // indirect
+	github.com/stripe/goproxy v0.0.0-20260826103935-0cd07c409a76 // indirect
+	golang.org/x/mod v0.41.0 // indirect
+	golang.org/x/net v0.59.0 // indirect
+	golang.org/x/sync v0.23.0 // indirect
+	golang.org/x/sys v0.48.0 // indirect
+	golang.org/x/text v0.42.0 // indirect
+	golang.org/x/tools v0.49.0 // indirect
+	google.golang.org/protobuf v1.36.12 // indirect
+	gopkg.in/urfave/cli.v1 v1.20.0 // indirect
+	gopkg.in/yaml.v2 v2.4.0 // indirect
+)
