@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
-LDFLAGS := -s -w -X github.com/rypsok/rypsok/egress/cli.version=$(VERSION)
+LDFLAGS := -s -w -X github.com/rypsok/rypsok/egress/cli.version=$(VERSION) -X github.com/rypsok/rypsok/front/cli.version=$(VERSION)
 BIN := bin
 RUN_DIR ?= $(shell mktemp -d /tmp/rypsok-run.XXXXXX)
 FUZZTIME ?= 5s

@@ -1,0 +1,220 @@
+// Package app holds rypsok's application services: one entry point per
+// tool, transport-independent (§5, REQ-ARCH-007), and Call, which runs one
+// tool call given as JSON arguments under the process's limits (LIM-C6,
+// LIM-C7) and the tool's maximum duration, with exactly one outcome. The
+// MCP adapter and `rypsok call` both go through Call. It imports no MCP
+// SDK.
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+	"golang.org/x/time/rate"
+
+	"github.com/rypsok/rypsok/front/config"
+	"github.com/rypsok/rypsok/front/response"
+	"github.com/rypsok/rypsok/front/telemetry"
+	"github.com/rypsok/rypsok/shared/limits"
+)
+
+// Options configure the services.
+type Options struct {
+	// Config is the process's configuration; it never changes.
+	Config config.Config
+	// Log receives one line per call; the zero Logger discards.
+	Log zerolog.Logger
+	// Metrics counts calls and refusals; nil counts nothing.
+	Metrics *telemetry.Metrics
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Services are the tools' entry points.
+type Services struct {
+	cfg      config.Config
+	log      zerolog.Logger
+	metrics  *telemetry.Metrics
+	rate     *rate.Limiter
+	inflight chan struct{}
+	calls    sync.WaitGroup
+	now      func() time.Time
+	search   *searcher
+}
+
+// New returns the services of o.Config.
+func New(o Options) *Services {
+	now := o.Now
+	if now == nil {
+		now = time.Now
+	}
+	s := &Services{
+		cfg:      o.Config,
+		log:      o.Log,
+		metrics:  o.Metrics,
+		rate:     rate.NewLimiter(rate.Limit(float64(limits.C6CallsPerMinute)/60), limits.C6CallsPerMinute),
+		inflight: make(chan struct{}, limits.C7CallsInFlight),
+		now:      now,
+	}
+	s.search = newSearcher(o.Config)
+	return s
+}
+
+// Tools lists the tools this configuration serves, in a fixed order. A
+// tool whose capability has not landed is not listed.
+func (s *Services) Tools() []string {
+	tools := []string{response.ToolWebSearch}
+	if s.cfg.Service.EngineStatus {
+		tools = append(tools, response.ToolEngineStatus)
+	}
+	return tools
+}
+
+// maxDuration is each tool's maximum duration (§1.1).
+var maxDuration = map[string]time.Duration{
+	response.ToolWebSearch:    limits.S7SearchCallMax,
+	response.ToolWebFetch:     limits.F5FetchCallMax,
+	response.ToolEngineStatus: limits.S13StatusCallMax,
+}
+
+// ErrUnknownTool is returned by Call for a tool this configuration does
+// not serve; it is a protocol error, not a tool error.
+var ErrUnknownTool = errors.New("app: unknown tool")
+
+// Call runs one call of tool with raw JSON arguments for caller. It
+// returns the response object, or the tool error; exactly one of them is
+// non-nil. The call ends within the tool's maximum duration.
+func (s *Services) Call(ctx context.Context, caller, tool string, raw json.RawMessage) (any, *response.Error, error) {
+	max, ok := maxDuration[tool]
+	if !ok || !s.serves(tool) {
+		return nil, nil, ErrUnknownTool
+	}
+	start := s.now()
+	log := s.log.With().Str("request_id", newRequestID()).Str("caller", caller).Str("tool", tool).Logger()
+	resp, terr := s.admit(ctx, tool, raw, max, &log)
+	s.logCall(&log, tool, resp, terr, s.now().Sub(start))
+	return resp, terr, nil
+}
+
+func (s *Services) serves(tool string) bool {
+	for _, t := range s.Tools() {
+		if t == tool {
+			return true
+		}
+	}
+	return false
+}
+
+// admit applies LIM-C6 and LIM-C7, then runs the tool under its deadline.
+func (s *Services) admit(ctx context.Context, tool string, raw json.RawMessage, max time.Duration, log *zerolog.Logger) (any, *response.Error) {
+	r := s.rate.ReserveN(s.now(), 1)
+	if d := r.DelayFrom(s.now()); d > 0 {
+		r.CancelAt(s.now())
+		return nil, response.Unavailable(response.ReasonRateLimited, d.Milliseconds()+1)
+	}
+	select {
+	case s.inflight <- struct{}{}:
+	default:
+		return nil, response.Unavailable(response.ReasonBusy, -1)
+	}
+	defer func() { <-s.inflight }()
+	ctx, cancel := context.WithTimeout(ctx, max)
+	defer cancel()
+	return s.run(ctx, tool, raw, log)
+}
+
+// result is a tool's answer.
+type result struct {
+	resp any
+	err  *response.Error
+}
+
+// run runs the tool in its own goroutine so that the call answers at its
+// deadline even if the tool is late; the goroutine is counted in s.calls
+// and ends soon after, since every tool honors ctx.
+func (s *Services) run(ctx context.Context, tool string, raw json.RawMessage, log *zerolog.Logger) (any, *response.Error) {
+	return s.runFunc(ctx, func(ctx context.Context) (any, *response.Error) {
+		return s.dispatch(ctx, tool, raw, log)
+	})
+}
+
+func (s *Services) runFunc(ctx context.Context, f func(context.Context) (any, *response.Error)) (any, *response.Error) {
+	done := make(chan result, 1)
+	s.calls.Add(1)
+	go func() {
+		defer s.calls.Done()
+		resp, err := f(ctx)
+		done <- result{resp, err}
+	}()
+	select {
+	case r := <-done:
+		return r.resp, r.err
+	case <-ctx.Done():
+		return nil, response.Unavailable(response.ReasonDeadline, -1)
+	}
+}
+
+func (s *Services) dispatch(ctx context.Context, tool string, raw json.RawMessage, log *zerolog.Logger) (any, *response.Error) {
+	a, err := parseArgs(raw)
+	if err != nil {
+		return nil, err
+	}
+	switch tool {
+	case response.ToolWebSearch:
+		req, err := s.search.parse(a)
+		if err != nil {
+			return nil, err
+		}
+		return s.Search(ctx, req)
+	case response.ToolEngineStatus:
+		if err := a.unknown(); err != nil {
+			return nil, err
+		}
+		return s.Status(ctx), nil
+	}
+	return nil, response.Unavailable(response.ReasonNoEngine, -1)
+}
+
+// Wait waits for every call's work to end; calls already answered may
+// still be finishing.
+func (s *Services) Wait() { s.calls.Wait() }
+
+func newRequestID() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// logCall writes the call's one line: never its arguments or content.
+func (s *Services) logCall(log *zerolog.Logger, tool string, resp any, terr *response.Error, took time.Duration) {
+	e := log.Info().Str("event", "call").Int64("latency_ms", took.Milliseconds())
+	if terr != nil {
+		e = e.Str("error", string(terr.Body.Kind))
+		if terr.Body.Detail.Reason != "" {
+			e = e.Str("reason", string(terr.Body.Detail.Reason))
+		}
+		s.metrics.Refused(tool, string(terr.Body.Kind), string(terr.Body.Detail.Reason))
+	} else {
+		e = e.Str("outcome", string(outcomeOf(resp)))
+		s.metrics.Answered(tool, string(outcomeOf(resp)))
+	}
+	e.Send()
+}
+
+func outcomeOf(resp any) response.Outcome {
+	switch r := resp.(type) {
+	case response.Search:
+		return r.Outcome
+	case response.Fetch:
+		return r.Outcome
+	case response.Status:
+		return r.Outcome
+	}
+	return ""
+}

@@ -1,0 +1,105 @@
+package app
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/rypsok/rypsok/front/config"
+	"github.com/rypsok/rypsok/front/response"
+	"github.com/rypsok/rypsok/shared/limits"
+)
+
+// SearchRequest is a validated web_search call, defaults applied.
+type SearchRequest struct {
+	Query      string // trimmed, 1 to LIM-S1 characters
+	Category   response.Category
+	MaxResults int
+	Language   string
+	TimeRange  response.TimeRange // "" for none
+}
+
+// searcher holds what web_search offers under one configuration.
+type searcher struct {
+	categories []string // categories with an active engine, in response.Categories order
+	languages  []string // configured languages; the first is the default
+	maxResults int
+}
+
+func newSearcher(cfg config.Config) *searcher {
+	s := &searcher{languages: cfg.Search.Languages, maxResults: cfg.Search.MaxResults}
+	for _, c := range response.Categories {
+		for _, e := range cfg.Engines {
+			if e.State == config.EngineActive && slices.Contains(e.Categories, string(c)) {
+				s.categories = append(s.categories, string(c))
+				break
+			}
+		}
+	}
+	return s
+}
+
+// Categories lists the categories web_search offers.
+func (s *Services) Categories() []string { return s.search.categories }
+
+// Languages lists the languages web_search offers; the parameter is
+// listed only when there are two or more.
+func (s *Services) Languages() []string { return s.search.languages }
+
+// OffersLanguage reports whether web_search takes the language parameter.
+func (s *Services) OffersLanguage() bool { return len(s.search.languages) >= 2 }
+
+// parse validates web_search's arguments before any work (REQ-SEARCH-006).
+func (s *searcher) parse(a *args) (SearchRequest, *response.Error) {
+	req := SearchRequest{Category: response.CategoryGeneral, MaxResults: s.maxResults}
+	q, ok, err := a.str("query")
+	if err != nil {
+		return req, err
+	}
+	if !ok {
+		return req, response.Missing("query")
+	}
+	req.Query = strings.TrimSpace(q)
+	if n := utf8.RuneCountInString(req.Query); n < 1 || n > limits.S1QueryMaxChars {
+		return req, response.InvalidLength("query", 1, limits.S1QueryMaxChars)
+	}
+	if c, ok, err := a.choice("category", s.categories); err != nil {
+		return req, err
+	} else if ok {
+		req.Category = response.Category(c)
+	}
+	if n, ok, err := a.integer("max_results", 1, limits.S2MaxResultsMax); err != nil {
+		return req, err
+	} else if ok {
+		req.MaxResults = int(n)
+	}
+	if len(s.languages) > 0 {
+		req.Language = s.languages[0]
+	}
+	if len(s.languages) >= 2 {
+		if l, ok, err := a.choice("language", s.languages); err != nil {
+			return req, err
+		} else if ok {
+			req.Language = l
+		}
+	}
+	ranges := make([]string, len(response.TimeRanges))
+	for i, t := range response.TimeRanges {
+		ranges[i] = string(t)
+	}
+	if t, ok, err := a.choice("time_range", ranges); err != nil {
+		return req, err
+	} else if ok {
+		req.TimeRange = response.TimeRange(t)
+	}
+	return req, a.unknown()
+}
+
+// Search runs the search pipeline of §6 for a validated request.
+//
+// Engine drivers land with the search pipeline (issue 4); until then no
+// engine can be selected, and the answer is §7's for N = 0.
+func (s *Services) Search(ctx context.Context, req SearchRequest) (response.Search, *response.Error) {
+	return response.Search{}, response.Unavailable(response.ReasonNoEngine, -1)
+}

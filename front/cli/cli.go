@@ -1,0 +1,109 @@
+// Package cli is rypsok's command line (§13.1): serve, check, call and
+// --version. main only wires it to the process.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+)
+
+// Exit codes (§13.1).
+const (
+	ExitOK      = 0
+	ExitInvalid = 1 // invalid configuration, a tool error from call, or a failure to run
+	ExitUsage   = 2
+)
+
+// version is stamped at build time with
+// -ldflags "-X github.com/rypsok/rypsok/front/cli.version=v1.2.3".
+var version = ""
+
+// Version reports rypsok's version: the stamped one, else the module
+// version, else "devel".
+func Version() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+const usage = `usage:
+  rypsok serve [--transport stdio] [--config FILE]   serve MCP (stdio: until end of input or SIGTERM)
+  rypsok check [--config FILE]                       validate the configuration
+  rypsok call TOOL 'JSON-ARGS' [--config FILE]       run one tool call, print the response object
+  rypsok --version                                   print the version
+The configuration is --config FILE, else $RYPSOK_CONFIG, else the defaults.
+`
+
+// Env reads the environment; tests pass their own.
+type Env func(string) string
+
+// Streams are the process's standard streams.
+type Streams struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+}
+
+// Main runs args (without the program name) and returns the exit code.
+// ctx ends on SIGTERM or SIGINT.
+func Main(ctx context.Context, args []string, st Streams, env Env) int {
+	if len(args) == 0 {
+		return usageError(st.Stderr, errors.New("no command"))
+	}
+	switch args[0] {
+	case "--version", "-version":
+		if len(args) > 1 {
+			return usageError(st.Stderr, fmt.Errorf("unexpected argument %q", args[1]))
+		}
+		fmt.Fprintf(st.Stdout, "rypsok %s\n", Version())
+		return ExitOK
+	case "serve":
+		return serveCmd(ctx, args[1:], st, env)
+	case "check":
+		return checkCmd(args[1:], st, env)
+	case "call":
+		return callCmd(ctx, args[1:], st, env)
+	case "help", "--help", "-h":
+		fmt.Fprint(st.Stdout, usage)
+		return ExitOK
+	}
+	return usageError(st.Stderr, fmt.Errorf("unknown command %q", args[0]))
+}
+
+func usageError(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "rypsok: %v\n%s", err, usage)
+	return ExitUsage
+}
+
+// flags parses a subcommand's flags; positional arguments may come before
+// or after them.
+func flags(name string, args []string, define func(*flag.FlagSet)) ([]string, error) {
+	fs := flag.NewFlagSet("rypsok "+name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	define(fs)
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+func printLines(w io.Writer, err error) {
+	for _, line := range strings.Split(err.Error(), "\n") {
+		fmt.Fprintln(w, line)
+	}
+}

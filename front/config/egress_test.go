@@ -1,0 +1,128 @@
+package config
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	egressconfig "github.com/rypsok/rypsok/egress/config"
+	"github.com/rypsok/rypsok/egress/policy"
+)
+
+const testSocket = "/tmp/rypsok-test/egress.sock"
+
+func TestEgressTOMLRoundTrip(t *testing.T) {
+	ca, keyFile := writeCA(t), writeFile(t, "key", "file-key\n")
+	full, err := Parse(fmt.Appendf(nil, fullConfig, ca, keyFile), noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		cfg     Config
+		engines map[string][]policy.Endpoint
+	}{
+		{"the default configuration without BRAVE_API_KEY", Default(noEnv), map[string][]policy.Endpoint{
+			"wikipedia": {public("https://en.wikipedia.org")},
+		}},
+		{"the default configuration with BRAVE_API_KEY", Default(envOf(map[string]string{"BRAVE_API_KEY": "k"})), map[string][]policy.Endpoint{
+			"wikipedia": {public("https://en.wikipedia.org")},
+			"brave":     {public("https://api.search.brave.com")},
+		}},
+		{"a full configuration", full, map[string][]policy.Endpoint{
+			"wiki-local": {endpoint("http://127.0.0.1:8080/wiki")},
+			"brave":      {public("https://api.search.brave.com")},
+		}},
+		{"wikipedia in five languages", languages(t, "en", "ja", "zh-tw", "nb", "pt-br"), map[string][]policy.Endpoint{
+			"wikipedia": {
+				public("https://en.wikipedia.org"), public("https://ja.wikipedia.org"), public("https://zh.wikipedia.org"),
+				public("https://no.wikipedia.org"), public("https://pt.wikipedia.org"),
+			},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data, err := tc.cfg.EgressTOML(testSocket)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := egressconfig.Parse(data)
+			if err != nil {
+				t.Fatalf("the egress refuses it: %v\n%s", err, data)
+			}
+			checkEgressConfig(t, got, tc.cfg, tc.engines)
+			if t.Failed() {
+				t.Logf("\n%s", data)
+			}
+		})
+	}
+}
+
+func checkEgressConfig(t *testing.T, got egressconfig.Config, c Config, engines map[string][]policy.Endpoint) {
+	t.Helper()
+	if got.Socket != testSocket {
+		t.Errorf("socket: got %q, want %q", got.Socket, testSocket)
+	}
+	if !slices.Equal(got.DNSServers, c.Egress.DNSServers) {
+		t.Errorf("dns servers: got %q, want %q", got.DNSServers, c.Egress.DNSServers)
+	}
+	if got.Policy.AllowHTTP != c.Egress.AllowHTTP || !slices.Equal(got.Policy.Allow, c.Egress.Allow) || !slices.Equal(got.Policy.Deny, c.Egress.Deny) {
+		t.Errorf("policy: got %v %v %v, want %v %v %v", got.Policy.AllowHTTP, got.Policy.Allow, got.Policy.Deny, c.Egress.AllowHTTP, c.Egress.Allow, c.Egress.Deny)
+	}
+	if got.CAFile != c.Egress.CAFile || got.LogLevel != c.LogLevel {
+		t.Errorf("ca_file, level: got %q %v, want %q %v", got.CAFile, got.LogLevel, c.Egress.CAFile, c.LogLevel)
+	}
+	if !reflect.DeepEqual(got.Policy.Engines, engines) {
+		t.Errorf("engines:\n got %+v\nwant %+v", got.Policy.Engines, engines)
+	}
+}
+
+// endpoint parses raw, a constant of the tests; the zero Endpoint if it
+// does not parse makes the comparison fail.
+func endpoint(raw string) policy.Endpoint {
+	ep, _ := policy.ParseEndpoint(raw)
+	return ep
+}
+
+func public(raw string) policy.Endpoint {
+	ep := endpoint(raw)
+	ep.PublicOnly = true
+	return ep
+}
+
+func languages(t *testing.T, langs ...string) Config {
+	t.Helper()
+	c, err := Parse([]byte(minimal+"[search]\nlanguages = [\""+strings.Join(langs, `", "`)+"\"]\n[engines.wikipedia]\ntype = \"wikipedia\"\n"), noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestEgressTOMLQuotesValues(t *testing.T) {
+	dir := t.TempDir() + "/a \"quoted\" dir\\"
+	data, err := Default(noEnv).EgressTOML(dir + "/egress.sock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := egressconfig.Parse(data)
+	if err != nil || got.Socket != dir+"/egress.sock" {
+		t.Errorf("got %q, %v; want the socket path back unchanged\n%s", got.Socket, err, data)
+	}
+}
+
+func TestEgressTOMLOmitsWhatIsUnset(t *testing.T) {
+	data, err := Default(noEnv).EgressTOML(testSocket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, absent := range []string{"[dns]", "ca_file", "allow =", "deny =", "brave"} {
+		if strings.Contains(string(data), absent) {
+			t.Errorf("the default egress configuration holds %q:\n%s", absent, data)
+		}
+	}
+	if _, err := Default(noEnv).EgressTOML(""); err == nil {
+		t.Error("EgressTOML with no socket: got no error")
+	}
+}

@@ -1,0 +1,227 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestEngineOrderFollowsTheFile(t *testing.T) {
+	for _, tc := range []struct {
+		name, toml string
+		want       []string
+	}{
+		{"tables z before a", "[engines.z]\ntype = \"wikipedia\"\n[engines.a]\ntype = \"wikipedia\"", []string{"z", "a"}},
+		{"three tables out of alphabetical order", "[engines.m]\ntype = \"wikipedia\"\n[engines.z]\ntype = \"wikipedia\"\n[engines.a]\ntype = \"wikipedia\"", []string{"m", "z", "a"}},
+		{"dotted keys under [engines]", "[engines]\nz.type = \"wikipedia\"\na.type = \"wikipedia\"", []string{"z", "a"}},
+		{"an inline table", "engines = { z = { type = \"wikipedia\" }, a = { type = \"wikipedia\" } }", []string{"z", "a"}},
+		{"quoted ids", "[engines.\"z\"]\ntype = \"wikipedia\"\n[engines.'a']\ntype = \"wikipedia\"", []string{"z", "a"}},
+		{"brave before wikipedia", "[engines.brave]\ntype = \"brave\"\n[engines.wikipedia]\ntype = \"wikipedia\"", []string{"brave", "wikipedia"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Parse([]byte(minimal+tc.toml), noEnv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := ids(c.Engines); !slices.Equal(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestZeroConfiguration(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		env       map[string]string
+		wantState EngineState
+		wantCred  string
+	}{
+		{"BRAVE_API_KEY set: brave active", map[string]string{"BRAVE_API_KEY": "bk-1"}, EngineActive, "bk-1"},
+		{"BRAVE_API_KEY set with white space: trimmed", map[string]string{"BRAVE_API_KEY": " bk-1\n"}, EngineActive, "bk-1"},
+		{"BRAVE_API_KEY unset: brave has no credential", nil, EngineNoCredential, ""},
+		{"BRAVE_API_KEY blank: brave has no credential", map[string]string{"BRAVE_API_KEY": "  "}, EngineNoCredential, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			es := Default(envOf(tc.env)).Engines
+			if got := ids(es); !slices.Equal(got, []string{"wikipedia", "brave"}) {
+				t.Fatalf("engines: got %q, want wikipedia, brave", got)
+			}
+			w, b := es[0], es[1]
+			if w.Type != "wikipedia" || w.State != EngineActive || !slices.Equal(w.Categories, []string{"general", "science"}) || w.Weight != 1 {
+				t.Errorf("wikipedia: got %+v", w)
+			}
+			if b.Type != "brave" || b.KeyEnv != "BRAVE_API_KEY" || !slices.Equal(b.Categories, []string{"general", "news"}) {
+				t.Errorf("brave: got %+v", b)
+			}
+			if b.State != tc.wantState || b.Credential != tc.wantCred {
+				t.Errorf("brave: got state %q credential set %v, want %q %v", b.State, b.Credential != "", tc.wantState, tc.wantCred != "")
+			}
+			if (b.StateReason == "") != (tc.wantState == EngineActive) {
+				t.Errorf("brave reason: got %q for state %q", b.StateReason, b.State)
+			}
+		})
+	}
+}
+
+func TestCredentials(t *testing.T) {
+	keyFile := writeFile(t, "key", "\n\t file-key \n")
+	emptyFile := writeFile(t, "empty", " \n")
+	twoLines := writeFile(t, "two", "abc\ndef\n")
+	bigFile := writeFile(t, "big", strings.Repeat("k", maxKeyFileBytes+1))
+	env := envOf(map[string]string{"MY_KEY": "env-key"})
+	for _, tc := range []struct {
+		name, engine          string
+		wantState             EngineState
+		wantCred, wantReasonH string
+	}{
+		{"api_key_env set", `api_key_env = "MY_KEY"`, EngineActive, "env-key", ""},
+		{"api_key_env unset", `api_key_env = "NOT_SET"`, EngineNoCredential, "", "NOT_SET is unset or empty"},
+		{"api_key_file read and trimmed", fmt.Sprintf("api_key_file = %q", keyFile), EngineActive, "file-key", ""},
+		{"api_key_file missing", `api_key_file = "/nonexistent/key"`, EngineNoCredential, "", "cannot be read"},
+		{"api_key_file empty", fmt.Sprintf("api_key_file = %q", emptyFile), EngineNoCredential, "", "is empty"},
+		{"api_key_file a directory", fmt.Sprintf("api_key_file = %q", t.TempDir()), EngineNoCredential, "", "not a regular file"},
+		{"api_key_file a device", `api_key_file = "/dev/zero"`, EngineNoCredential, "", "not a regular file"},
+		{"api_key_file too large", fmt.Sprintf("api_key_file = %q", bigFile), EngineNoCredential, "", "larger than"},
+		{"api_key_file of two lines", fmt.Sprintf("api_key_file = %q", twoLines), EngineNoCredential, "", "control character"},
+		{"neither: the type's variable", "", EngineNoCredential, "", "BRAVE_API_KEY is unset"},
+		{"disabled: the key is not read", "enabled = false\napi_key_env = \"MY_KEY\"", EngineDisabled, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Parse([]byte(minimal+"[engines.b]\ntype = \"brave\"\n"+tc.engine), env)
+			if err != nil {
+				t.Fatalf("a credential problem is not a load error: got %v", err)
+			}
+			e := c.Engines[0]
+			if e.State != tc.wantState || e.Credential != tc.wantCred || !strings.Contains(e.StateReason, tc.wantReasonH) {
+				t.Errorf("got state %q credential %q reason %q, want %q %q %q", e.State, e.Credential, e.StateReason, tc.wantState, tc.wantCred, tc.wantReasonH)
+			}
+		})
+	}
+}
+
+func TestCredentialNeverPrinted(t *testing.T) {
+	const secret = "s3cr3t-key-value"
+	c := Default(envOf(map[string]string{"BRAVE_API_KEY": secret}))
+	if c.Engines[1].Credential != secret {
+		t.Fatal("the credential was not read")
+	}
+	for _, format := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%X", "%d"} {
+		for _, v := range []any{c, &c, c.Engines, c.Engines[1], &c.Engines[1]} {
+			got := fmt.Sprintf(format, v)
+			if strings.Contains(got, secret) || strings.Contains(got, fmt.Sprintf("%x", secret)) || strings.Contains(got, fmt.Sprintf("%X", secret)) {
+				t.Errorf("%s of %T shows the credential: %s", format, v, got)
+			}
+		}
+	}
+	if got := c.Engines[1].String(); !strings.Contains(got, redacted) || strings.Contains(got, secret) {
+		t.Errorf("String: got %s, want the credential redacted", got)
+	}
+	data, err := json.Marshal(c)
+	if err != nil || strings.Contains(string(data), secret) {
+		t.Errorf("json: got %s, %v; want no credential", data, err)
+	}
+}
+
+func TestPortRule(t *testing.T) {
+	const engine = "[engines.w]\ntype = \"wikipedia\"\nendpoint = %q\n"
+	for _, tc := range []struct {
+		name, endpoint, allow string
+		wantOK                bool
+	}{
+		{"port 8080 without allow rule", "http://127.0.0.1:8080/wiki", `[]`, false},
+		{"port 8080 with an address:port rule", "http://127.0.0.1:8080/wiki", `["127.0.0.1:8080"]`, true},
+		{"port 8080 with an address rule", "http://127.0.0.1:8080/wiki", `["127.0.0.1"]`, true},
+		{"port 8080 with a prefix rule", "http://127.0.0.1:8080/wiki", `["127.0.0.0/8"]`, true},
+		{"port 8080 with a rule on another port", "http://127.0.0.1:8080/wiki", `["127.0.0.1:9090"]`, false},
+		{"a name on 8443 with a name:port rule", "https://search.corp:8443", `["search.corp:8443"]`, true},
+		{"a name on 8443 with a wildcard rule", "https://search.corp:8443", `["*.corp"]`, true},
+		{"a name on 8443 with a rule on another name", "https://search.corp:8443", `["other.corp"]`, false},
+		{"an IPv6 literal on 8080 with a rule", "http://[::1]:8080", `["[::1]:8080"]`, true},
+		{"https on port 80 without allow rule", "https://wiki.corp:80", `[]`, false},
+		{"http on port 80 without allow rule", "http://wiki.corp", `[]`, true},
+		{"https on port 443 without allow rule", "https://10.0.0.1:443/w", `[]`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := minimal + "[egress]\nallow = " + tc.allow + "\n" + fmt.Sprintf(engine, tc.endpoint)
+			_, err := Parse([]byte(doc), noEnv)
+			if gotOK := err == nil; gotOK != tc.wantOK {
+				t.Errorf("got %v, want accepted %v", err, tc.wantOK)
+			}
+			if err != nil && !hasField(err, "engines.w.endpoint", "add an [egress] allow rule") {
+				t.Errorf("got %v, want engines.w.endpoint naming the allow rule to add", err)
+			}
+		})
+	}
+}
+
+func TestNoEnginesInAFileMeansTheDefaultSet(t *testing.T) {
+	c, err := Parse([]byte(minimal+"[search]\nlanguages = [\"ja\"]\n"), noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(c.Engines); !slices.Equal(got, []string{"wikipedia", "brave"}) {
+		t.Errorf("got %q, want the default engines", got)
+	}
+}
+
+func TestTypeTable(t *testing.T) {
+	for _, name := range TypeNames() {
+		ty, ok := LookupType(name)
+		if !ok || ty.Name != name || len(ty.Categories) == 0 || ty.Keyed != (ty.KeyEnv != "") {
+			t.Errorf("type %s: got %+v", name, ty)
+		}
+		for _, c := range ty.Categories {
+			if !slices.Contains(Categories(), c) {
+				t.Errorf("type %s: unknown default category %q", name, c)
+			}
+		}
+		for _, u := range ty.DefaultEndpoints([]string{"en"}) {
+			if !strings.HasPrefix(u, "https://") {
+				t.Errorf("type %s: default endpoint %q is not https", name, u)
+			}
+		}
+	}
+	if _, ok := LookupType("google"); ok {
+		t.Error("LookupType(google): got ok")
+	}
+}
+
+func TestDefaultEndpoints(t *testing.T) {
+	for _, tc := range []struct {
+		name, typ string
+		langs     []string
+		want      []string
+	}{
+		{"wikipedia, one per language", "wikipedia", []string{"en", "ja"}, []string{"https://en.wikipedia.org", "https://ja.wikipedia.org"}},
+		{"wikipedia, the primary subtag", "wikipedia", []string{"zh-tw", "pt-br"}, []string{"https://zh.wikipedia.org", "https://pt.wikipedia.org"}},
+		{"wikipedia, nb is served by no", "wikipedia", []string{"nb"}, []string{"https://no.wikipedia.org"}},
+		{"wikipedia, one host for two regions", "wikipedia", []string{"en", "en-gb", "zh-tw", "zh-cn"}, []string{"https://en.wikipedia.org", "https://zh.wikipedia.org"}},
+		{"brave, one endpoint", "brave", []string{"en", "ja"}, []string{"https://api.search.brave.com"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ty, _ := LookupType(tc.typ)
+			if got := ty.DefaultEndpoints(tc.langs); !slices.Equal(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestLooksSecret(t *testing.T) {
+	for _, tc := range []struct {
+		key  string
+		want bool
+	}{
+		{"api_key", true}, {"key", true}, {"token", true}, {"secret", true}, {"password", true},
+		{"apikey", true}, {"api_token", true}, {"apiKey", true}, {"access-token", true},
+		{"client_secret", true}, {"credentials", true}, {"passwd", true},
+		{"lang", false}, {"transport", false}, {"ttl_s", false}, {"endpoints", false},
+	} {
+		if got := looksSecret(tc.key); got != tc.want {
+			t.Errorf("looksSecret(%q): got %v, want %v", tc.key, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,250 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+
+	"github.com/rypsok/rypsok/shared/limits"
+)
+
+// file is the schema of the TOML file; it stays private so that only
+// Config, the parsed form, is used at run time.
+type file struct {
+	ConfigVersion int         `toml:"config_version"`
+	Service       serviceFile `toml:"service"`
+	Search        searchFile  `toml:"search"`
+	Fetch         fetchFile   `toml:"fetch"`
+	Egress        egressFile  `toml:"egress"`
+	Privacy       struct {
+		SecretDetection string `toml:"secret_detection"`
+	} `toml:"privacy"`
+	Logging struct {
+		Level string `toml:"level"`
+	} `toml:"logging"`
+	Engines map[string]engineFile `toml:"engines"`
+}
+
+type serviceFile struct {
+	StructuredContent bool `toml:"structured_content"`
+	EngineStatus      bool `toml:"engine_status"`
+}
+
+type searchFile struct {
+	Languages           []string `toml:"languages"`
+	Region              string   `toml:"region"`
+	SafeSearch          string   `toml:"safe_search"`
+	MaxResults          int      `toml:"max_results"`
+	DeadlineMS          int64    `toml:"deadline_ms"`
+	DropInstructionLike bool     `toml:"drop_instruction_like"`
+}
+
+type fetchFile struct {
+	MaxChars                 int  `toml:"max_chars"`
+	MaxCharsCeiling          int  `toml:"max_chars_ceiling"`
+	RobotsTxt                bool `toml:"robots_txt"`
+	FollowCrossHostRedirects bool `toml:"follow_cross_host_redirects"`
+	StrictMode               bool `toml:"strict_mode"`
+}
+
+type egressFile struct {
+	Socket     string   `toml:"socket"`
+	DNSServers []string `toml:"dns_servers"`
+	AllowHTTP  bool     `toml:"allow_http"`
+	Allow      []string `toml:"allow"`
+	Deny       []string `toml:"deny"`
+	CAFile     string   `toml:"ca_file"`
+}
+
+// engineFile is one [engines.<id>] table. Pointers and nil slices mark
+// keys the file left out, so that the type's defaults apply.
+type engineFile struct {
+	Type       string   `toml:"type"`
+	Enabled    *bool    `toml:"enabled"`
+	Categories []string `toml:"categories"`
+	APIKeyEnv  string   `toml:"api_key_env"`
+	APIKeyFile string   `toml:"api_key_file"`
+	Endpoint   string   `toml:"endpoint"`
+	Weight     *float64 `toml:"weight"`
+}
+
+// Engine defaults that do not depend on the type.
+const (
+	defaultEngineEnabled = true
+	defaultEngineWeight  = 1.0
+)
+
+// defaultFile returns the schema filled with every default: a file is
+// decoded over it, so a key the file leaves out keeps its default. It has
+// no config_version (the file must write it) and no engines (a file
+// without [engines.*] tables gets defaultEngines).
+func defaultFile() file {
+	return file{
+		Service: serviceFile{StructuredContent: true, EngineStatus: true},
+		Search: searchFile{
+			Languages:  []string{"en"},
+			SafeSearch: string(SafeSearchModerate),
+			MaxResults: limits.S2MaxResultsDefault,
+			DeadlineMS: limits.S4SearchDeadline.Milliseconds(),
+		},
+		Fetch: fetchFile{
+			MaxChars:        limits.F1MaxCharsDefault,
+			MaxCharsCeiling: limits.F2MaxCharsCeiling,
+			RobotsTxt:       true,
+		},
+		Privacy: struct {
+			SecretDetection string `toml:"secret_detection"`
+		}{limits.P1SecretDetection},
+		Logging: struct {
+			Level string `toml:"level"`
+		}{limits.P2LogLevel},
+	}
+}
+
+// defaultEngines are the engines of the zero configuration, in preference
+// order; their types supply everything else (the brave type reads
+// BRAVE_API_KEY).
+var defaultEngines = []struct{ id, typ string }{
+	{"wikipedia", typeWikipedia},
+	{"brave", typeBrave},
+}
+
+// decode decodes data over f. Unknown keys come back as problems (an
+// inline secret with its own message) while f is still filled; a syntax
+// or type error is fatal.
+func decode(data []byte, f *file) (problems []error, fatal error) {
+	err := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields().Decode(f)
+	var strict *toml.StrictMissingError
+	if errors.As(err, &strict) {
+		return unknownKeys(strict, keyPaths(data)), nil
+	}
+	if err != nil {
+		return nil, decodeError(err)
+	}
+	return nil, nil
+}
+
+// decodeError turns a go-toml error into a FieldError naming the key and
+// the position. go-toml's messages never quote the value.
+func decodeError(err error) error {
+	var de *toml.DecodeError
+	if !errors.As(err, &de) {
+		return &FieldError{Problem: err.Error()}
+	}
+	row, col := de.Position()
+	problem := fmt.Sprintf("line %d column %d: %s", row, col, typeProblem(strings.TrimPrefix(de.Error(), "toml: ")))
+	return &FieldError{Field: strings.Join(de.Key(), "."), Problem: problem}
+}
+
+// typeProblem rewrites go-toml's "cannot decode TOML string into struct
+// field config.searchFile.MaxResults of type int" as "want an integer, got
+// a TOML string", without the schema's Go names; other messages pass.
+func typeProblem(msg string) string {
+	rest, ok := strings.CutPrefix(msg, "cannot decode TOML ")
+	got, into, _ := strings.Cut(rest, " into ")
+	if i := strings.LastIndex(into, " of type "); i >= 0 {
+		into = into[i+len(" of type "):]
+	}
+	want, known := goTypeNames[strings.TrimPrefix(into, "*")]
+	if !ok || !known {
+		return msg
+	}
+	return fmt.Sprintf("want %s, got a TOML %s", want, got)
+}
+
+// goTypeNames names the Go types of the schema as an operator reads them.
+var goTypeNames = map[string]string{
+	"int":      "an integer",
+	"int64":    "an integer",
+	"float64":  "a number",
+	"bool":     "true or false",
+	"string":   "a string",
+	"[]string": "an array of strings",
+
+	"config.engineFile":            "a table",
+	"map[string]config.engineFile": "a table of engines",
+}
+
+// msgInlineSecret is the problem of a key that looks like a credential.
+const msgInlineSecret = "inline secrets are refused; use api_key_env or api_key_file"
+
+// unknownKeys names each unknown key of strict. A key that looks like a
+// credential, or an unknown table holding one (found among the document's
+// key paths), is reported as an inline secret, under the secret's own key.
+func unknownKeys(strict *toml.StrictMissingError, paths [][]string) []error {
+	var errs []error
+	for _, e := range strict.Errors {
+		key := []string(e.Key())
+		if secret := secretUnder(key, paths); secret != nil {
+			errs = append(errs, &FieldError{strings.Join(secret, "."), msgInlineSecret})
+			continue
+		}
+		errs = append(errs, &FieldError{strings.Join(key, "."), "unknown key"})
+	}
+	return errs
+}
+
+// secretUnder returns the first key path at or under the unknown key
+// whose own part, or a part below the unknown key, looks like a
+// credential; nil when none does.
+func secretUnder(key []string, paths [][]string) []string {
+	if len(key) == 0 {
+		return nil
+	}
+	if looksSecret(key[len(key)-1]) {
+		return key
+	}
+	for _, p := range paths {
+		if len(p) <= len(key) || !hasPrefix(p, key) {
+			continue
+		}
+		for _, part := range p[len(key):] {
+			if looksSecret(part) {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
+func hasPrefix(p, prefix []string) bool {
+	for i := range prefix {
+		if p[i] != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// secretWords are the words, and secretSuffixes the endings of words, of
+// a key named like a credential ("api_key", "apiKey", "token",
+// "client_secret", "password"). Only unknown keys are judged, so the
+// known api_key_env and api_key_file never are.
+var (
+	secretWords    = []string{"keys", "tokens", "secrets", "passwd", "passphrase", "credential", "credentials", "bearer"}
+	secretSuffixes = []string{"key", "token", "secret", "password"}
+)
+
+// looksSecret reports whether key, split into words on anything but
+// letters and digits and lower-cased, has a word named like a credential.
+func looksSecret(key string) bool {
+	words := strings.FieldsFunc(strings.ToLower(key), func(r rune) bool {
+		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9')
+	})
+	for _, w := range words {
+		for _, s := range secretWords {
+			if w == s {
+				return true
+			}
+		}
+		for _, s := range secretSuffixes {
+			if strings.HasSuffix(w, s) {
+				return true
+			}
+		}
+	}
+	return false
+}

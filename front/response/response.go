@@ -1,0 +1,195 @@
+package response
+
+import (
+	"fmt"
+
+	"github.com/rypsok/rypsok/shared/limits"
+)
+
+// Notice is one of rypsok's statements about a response (§3.1). Every
+// field but Count comes from a fixed vocabulary.
+type Notice struct {
+	Code   NoticeCode `json:"code"`
+	Engine string     `json:"engine,omitempty"`
+	Reason string     `json:"reason,omitempty"`
+	Count  int        `json:"count,omitempty"`
+}
+
+// Result is one web_search result (§3.1).
+type Result struct {
+	Title   string   `json:"title"`
+	URL     string   `json:"url"`
+	Snippet string   `json:"snippet"`
+	Date    string   `json:"date,omitempty"`
+	Engines []string `json:"engines,omitempty"`
+}
+
+// Search is the web_search response.
+type Search struct {
+	Outcome Outcome  `json:"outcome"`
+	Notices []Notice `json:"notices"`
+	Results []Result `json:"results"`
+}
+
+// Fetch is the web_fetch response (§3.2).
+type Fetch struct {
+	Outcome       Outcome  `json:"outcome"`
+	Notices       []Notice `json:"notices"`
+	URL           string   `json:"url"`
+	Title         string   `json:"title"`
+	Content       string   `json:"content"`
+	Truncated     bool     `json:"truncated"`
+	NextStartChar *int     `json:"next_start_char,omitempty"`
+}
+
+// EngineStatus is one engine of the engine_status response (§3.3).
+// LatencyMs is nil (JSON null) when no request completed; Reason is set
+// only when State is disabled.
+type EngineStatus struct {
+	ID        string         `json:"id"`
+	State     EngineState    `json:"state"`
+	LatencyMs *int64         `json:"latency_ms"`
+	Reason    DisabledReason `json:"reason,omitempty"`
+}
+
+// Status is the engine_status response.
+type Status struct {
+	Outcome Outcome        `json:"outcome"`
+	Notices []Notice       `json:"notices"`
+	Engines []EngineStatus `json:"engines"`
+}
+
+// Detail holds the detail keys of an error (§4); only the keys its kind
+// names are set.
+type Detail struct {
+	Parameter    string   `json:"parameter,omitempty"`
+	Min          *int64   `json:"min,omitempty"`
+	Max          *int64   `json:"max,omitempty"`
+	Allowed      []string `json:"allowed,omitempty"`
+	Reason       Reason   `json:"reason,omitempty"`
+	Kind         string   `json:"kind,omitempty"`
+	Position     *int     `json:"position,omitempty"`
+	Status       int      `json:"status,omitempty"`
+	RetryAfterMs *int64   `json:"retry_after_ms,omitempty"`
+	Location     string   `json:"location,omitempty"`
+	MediaType    string   `json:"media_type,omitempty"`
+	LimitBytes   int64    `json:"limit_bytes,omitempty"`
+}
+
+// ErrorBody is the error object of §4.
+type ErrorBody struct {
+	Kind    ErrorKind `json:"kind"`
+	Message string    `json:"message"`
+	Detail  Detail    `json:"detail"`
+}
+
+// Error is a tool error: {"error": {...}}. It implements error so that
+// services can return it, and its message is bounded by LIM-I4.
+type Error struct {
+	Body ErrorBody `json:"error"`
+}
+
+func (e *Error) Error() string { return string(e.Body.Kind) + ": " + e.Body.Message }
+
+// newError builds an error, bounding its message by LIM-I4. Messages are
+// rypsok's own text: never provider text, a secret or an address.
+func newError(kind ErrorKind, d Detail, format string, args ...any) *Error {
+	msg := fmt.Sprintf(format, args...)
+	if r := []rune(msg); len(r) > limits.I4MessageChars {
+		msg = string(r[:limits.I4MessageChars])
+	}
+	return &Error{Body: ErrorBody{Kind: kind, Message: msg, Detail: d}}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// InvalidRange is invalid_request for a parameter outside [min, max].
+func InvalidRange(param string, min, max int64) *Error {
+	return newError(KindInvalidRequest, Detail{Parameter: param, Min: ptr(min), Max: ptr(max)},
+		"%s must be between %d and %d", param, min, max)
+}
+
+// InvalidLength is invalid_request for a string parameter whose length in
+// characters is outside [min, max].
+func InvalidLength(param string, min, max int64) *Error {
+	return newError(KindInvalidRequest, Detail{Parameter: param, Min: ptr(min), Max: ptr(max)},
+		"%s must be %d to %d characters", param, min, max)
+}
+
+// InvalidChoice is invalid_request for a parameter outside its allowed
+// values.
+func InvalidChoice(param string, allowed []string) *Error {
+	return newError(KindInvalidRequest, Detail{Parameter: param, Allowed: allowed},
+		"%s must be one of the allowed values", param)
+}
+
+// InvalidType is invalid_request for a parameter of the wrong JSON type.
+func InvalidType(param, want string) *Error {
+	return newError(KindInvalidRequest, Detail{Parameter: param}, "%s must be %s", param, want)
+}
+
+// Missing is invalid_request for a required parameter that is absent.
+func Missing(param string) *Error {
+	return newError(KindInvalidRequest, Detail{Parameter: param}, "%s is required", param)
+}
+
+// Unknown is invalid_request for a parameter the tool does not take.
+func Unknown(param string) *Error {
+	return newError(KindInvalidRequest, Detail{Parameter: param}, "unknown parameter %s", boundName(param))
+}
+
+// NotAnObject is invalid_request for arguments that are not a JSON object.
+func NotAnObject() *Error {
+	return newError(KindInvalidRequest, Detail{}, "arguments must be a JSON object")
+}
+
+// boundName keeps an unknown parameter name short enough to quote.
+func boundName(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40]) + "…"
+	}
+	return s
+}
+
+// Unavailable is unavailable with reason; retryAfterMs < 0 means unknown.
+func Unavailable(reason Reason, retryAfterMs int64) *Error {
+	d := Detail{Reason: reason}
+	if retryAfterMs >= 0 {
+		d.RetryAfterMs = ptr(retryAfterMs)
+	}
+	return newError(KindUnavailable, d, "%s", unavailableMessages[reason])
+}
+
+var unavailableMessages = map[Reason]string{
+	ReasonNoEngine:    "no engine is available for this request",
+	ReasonAllFailed:   "every engine failed; try again later",
+	ReasonRateLimited: "rate limit reached; retry later",
+	ReasonNetwork:     "the network could not be reached",
+	ReasonDeadline:    "the deadline passed before anything could be returned",
+	ReasonHTTPStatus:  "the site answered with an error status",
+	ReasonBusy:        "too many calls in flight; retry shortly",
+}
+
+// Denied is denied with reason.
+func Denied(reason Reason) *Error {
+	return newError(KindDenied, Detail{Reason: reason}, "%s", deniedMessages[reason])
+}
+
+var deniedMessages = map[Reason]string{
+	ReasonEgress:          "the egress policy refuses this destination",
+	ReasonRobotsTxt:       "robots.txt disallows this URL",
+	ReasonScheme:          "this URL scheme is not allowed",
+	ReasonStrictMode:      "strict mode allows only URLs returned earlier",
+	ReasonCredentialInURL: "URLs with credentials are refused",
+	ReasonSecretInQuery:   "the query contains what looks like a secret",
+	ReasonSecretInURL:     "the URL contains what looks like a secret",
+}
+
+// DeniedSecret is denied for a secret found in the caller's query or URL,
+// with the format's kind and its character offset.
+func DeniedSecret(reason Reason, kind string, position int) *Error {
+	e := Denied(reason)
+	e.Body.Detail.Kind = kind
+	e.Body.Detail.Position = ptr(position)
+	return e
+}

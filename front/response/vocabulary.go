@@ -1,0 +1,186 @@
+// Package response holds the objects rypsok's tools answer with (§3 and §4
+// of the external design) and every closed vocabulary they use: outcomes,
+// error kinds and reasons, notice codes, engine states and error classes.
+// Code, tests and docs read these constants; no word of a vocabulary is
+// written anywhere else.
+package response
+
+// Outcome is the outcome of a successful call.
+type Outcome string
+
+const (
+	OutcomeOK      Outcome = "ok"
+	OutcomePartial Outcome = "partial"
+	OutcomeEmpty   Outcome = "empty"
+)
+
+// ErrorKind is the kind of a tool error (§4).
+type ErrorKind string
+
+const (
+	KindInvalidRequest     ErrorKind = "invalid_request"
+	KindDenied             ErrorKind = "denied"
+	KindUnavailable        ErrorKind = "unavailable"
+	KindRedirected         ErrorKind = "redirected"
+	KindUnsupportedContent ErrorKind = "unsupported_content"
+	KindTooLarge           ErrorKind = "too_large"
+)
+
+// ErrorKinds lists every ErrorKind.
+var ErrorKinds = []ErrorKind{KindInvalidRequest, KindDenied, KindUnavailable, KindRedirected, KindUnsupportedContent, KindTooLarge}
+
+// Reason is the reason of a denied, unavailable or unsupported_content
+// error, and of an engine_skipped or results_dropped notice.
+type Reason string
+
+// Reasons of denied (§4).
+const (
+	ReasonEgress          Reason = "egress"
+	ReasonRobotsTxt       Reason = "robots_txt"
+	ReasonScheme          Reason = "scheme"
+	ReasonStrictMode      Reason = "strict_mode"
+	ReasonCredentialInURL Reason = "credential_in_url"
+	ReasonSecretInQuery   Reason = "secret_in_query"
+	ReasonSecretInURL     Reason = "secret_in_url"
+)
+
+// Reasons of unavailable (§4).
+const (
+	ReasonNoEngine    Reason = "no_engine"
+	ReasonAllFailed   Reason = "all_failed"
+	ReasonRateLimited Reason = "rate_limited"
+	ReasonNetwork     Reason = "network"
+	ReasonDeadline    Reason = "deadline"
+	ReasonHTTPStatus  Reason = "http_status"
+	ReasonBusy        Reason = "busy"
+)
+
+// Reasons of unsupported_content (§4).
+const (
+	ReasonMediaType        Reason = "media_type"
+	ReasonExtractionFailed Reason = "extraction_failed"
+)
+
+// Reasons of engine_skipped notices (§3.1; rate_limited is shared).
+const (
+	ReasonTimeRange       Reason = "time_range"
+	ReasonLanguage        Reason = "language"
+	ReasonQueryTooLong    Reason = "query_too_long"
+	ReasonCooldown        Reason = "cooldown"
+	ReasonInstructionLike Reason = "instruction_like_content"
+	ReasonURLTooLong      Reason = "url_too_long"
+	ReasonURLInvalid      Reason = "url_invalid"
+)
+
+// ReasonsOf lists the reasons each error kind may carry.
+var ReasonsOf = map[ErrorKind][]Reason{
+	KindDenied:             {ReasonEgress, ReasonRobotsTxt, ReasonScheme, ReasonStrictMode, ReasonCredentialInURL, ReasonSecretInQuery, ReasonSecretInURL},
+	KindUnavailable:        {ReasonNoEngine, ReasonAllFailed, ReasonRateLimited, ReasonNetwork, ReasonDeadline, ReasonHTTPStatus, ReasonBusy},
+	KindUnsupportedContent: {ReasonMediaType, ReasonExtractionFailed},
+}
+
+// NoticeCode is the code of a notice (§3.1).
+type NoticeCode string
+
+const (
+	NoticeEngineUnavailable      NoticeCode = "engine_unavailable"
+	NoticeEngineSkipped          NoticeCode = "engine_skipped"
+	NoticeSnippetTruncated       NoticeCode = "snippet_truncated"
+	NoticeTitleTruncated         NoticeCode = "title_truncated"
+	NoticeCharactersRemoved      NoticeCode = "characters_removed"
+	NoticeInstructionLikeContent NoticeCode = "instruction_like_content"
+	NoticeResultsDropped         NoticeCode = "results_dropped"
+	NoticeCredentialMasked       NoticeCode = "credential_masked"
+	NoticeExtractionPartial      NoticeCode = "extraction_partial"
+	NoticeFromCache              NoticeCode = "from_cache"
+)
+
+// NoticeCodes lists every NoticeCode.
+var NoticeCodes = []NoticeCode{
+	NoticeEngineUnavailable, NoticeEngineSkipped, NoticeSnippetTruncated, NoticeTitleTruncated,
+	NoticeCharactersRemoved, NoticeInstructionLikeContent, NoticeResultsDropped, NoticeCredentialMasked,
+	NoticeExtractionPartial, NoticeFromCache,
+}
+
+// SkipReasons are the reasons of engine_skipped; DropReasons those of
+// results_dropped.
+var (
+	SkipReasons = []Reason{ReasonTimeRange, ReasonLanguage, ReasonQueryTooLong, ReasonCooldown, ReasonRateLimited}
+	DropReasons = []Reason{ReasonInstructionLike, ReasonURLTooLong, ReasonURLInvalid}
+)
+
+// EngineClass is the error class of an engine request (DECISIONS.md §3):
+// the reason of an engine_unavailable notice.
+type EngineClass string
+
+const (
+	ClassTimeout      EngineClass = "timeout"
+	ClassNetwork      EngineClass = "network"
+	ClassDenied       EngineClass = "denied"
+	ClassRateLimited  EngineClass = "rate_limited"
+	ClassBlocked      EngineClass = "blocked"
+	ClassUnauthorized EngineClass = "unauthorized"
+	ClassServerError  EngineClass = "server_error"
+	ClassBadResponse  EngineClass = "bad_response"
+	ClassTooLarge     EngineClass = "too_large"
+)
+
+// EngineClasses lists every EngineClass.
+var EngineClasses = []EngineClass{
+	ClassTimeout, ClassNetwork, ClassDenied, ClassRateLimited, ClassBlocked,
+	ClassUnauthorized, ClassServerError, ClassBadResponse, ClassTooLarge,
+}
+
+// EngineState is an engine's state in engine_status (§3.3).
+type EngineState string
+
+const (
+	StateDisabled EngineState = "disabled"
+	StateClosed   EngineState = "closed"
+	StateOpen     EngineState = "open"
+	StateHalfOpen EngineState = "half_open"
+)
+
+// EngineStates lists every EngineState.
+var EngineStates = []EngineState{StateDisabled, StateClosed, StateOpen, StateHalfOpen}
+
+// DisabledReason says why an engine is disabled (§3.3).
+type DisabledReason string
+
+const (
+	DisabledByOperator   DisabledReason = "disabled"
+	DisabledNoCredential DisabledReason = "no_credential"
+)
+
+// Category is a search category.
+type Category string
+
+const (
+	CategoryGeneral Category = "general"
+	CategoryNews    Category = "news"
+	CategoryScience Category = "science"
+	CategoryIT      Category = "it"
+)
+
+// Categories lists every Category, in the order tool definitions use.
+var Categories = []Category{CategoryGeneral, CategoryNews, CategoryScience, CategoryIT}
+
+// TimeRange is a web_search time_range value.
+type TimeRange string
+
+const (
+	TimeRangeDay   TimeRange = "day"
+	TimeRangeWeek  TimeRange = "week"
+	TimeRangeMonth TimeRange = "month"
+	TimeRangeYear  TimeRange = "year"
+)
+
+// TimeRanges lists every TimeRange.
+var TimeRanges = []TimeRange{TimeRangeDay, TimeRangeWeek, TimeRangeMonth, TimeRangeYear}
+
+// Tool names (§3).
+const (
+	ToolWebSearch    = "web_search"
+	ToolWebFetch     = "web_fetch"
+	ToolEngineStatus = "engine_status"
+)

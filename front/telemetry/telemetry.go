@@ -1,0 +1,67 @@
+// Package telemetry holds the front's counters (REQ-OBS-007): calls by
+// tool and outcome, refused calls by tool, error kind and reason. They
+// live in their own registry, served only when the operator asks
+// (issue 5's [telemetry] metrics_listen); health state is process state.
+package telemetry
+
+import (
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Metrics are the front's counters. A nil *Metrics counts nothing.
+type Metrics struct {
+	reg     *prometheus.Registry
+	calls   *prometheus.CounterVec
+	refused *prometheus.CounterVec
+}
+
+// New returns fresh counters in their own registry.
+func New() *Metrics {
+	m := &Metrics{
+		reg: prometheus.NewRegistry(),
+		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "rypsok_calls_total",
+			Help: "Tool calls answered with an outcome, by tool and outcome.",
+		}, []string{"tool", "outcome"}),
+		refused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "rypsok_refused_calls_total",
+			Help: "Tool calls answered with an error, by tool, error kind and reason.",
+		}, []string{"tool", "kind", "reason"}),
+	}
+	m.reg.MustRegister(m.calls, m.refused)
+	return m
+}
+
+// Answered counts a call that ended with outcome.
+func (m *Metrics) Answered(tool, outcome string) {
+	if m != nil {
+		m.calls.WithLabelValues(tool, outcome).Inc()
+	}
+}
+
+// Refused counts a call that ended with a tool error.
+func (m *Metrics) Refused(tool, kind, reason string) {
+	if m != nil {
+		m.refused.WithLabelValues(tool, kind, reason).Inc()
+	}
+}
+
+// RefusedCount reports the count of refused calls with these labels.
+func (m *Metrics) RefusedCount(tool, kind, reason string) float64 {
+	if m == nil {
+		return 0
+	}
+	c, err := m.refused.GetMetricWithLabelValues(tool, kind, reason)
+	if err != nil {
+		return 0
+	}
+	return readCounter(c)
+}
+
+// Handler serves the counters in the Prometheus text format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+}
