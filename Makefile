@@ -5,25 +5,23 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 LDFLAGS := -s -w -X github.com/rypsok/rypsok/egress/cli.version=$(VERSION) -X github.com/rypsok/rypsok/front/cli.version=$(VERSION)
 BIN := bin
-RUN_DIR ?= $(shell mktemp -d /tmp/rypsok-run.XXXXXX)
 FUZZTIME ?= 5s
 
-.PHONY: all build run test lint vet fmt-check staticcheck unit bench fuzz-smoke fuzz clean bench-compare
+.PHONY: all build run test lint vet fmt-check staticcheck unit test-ts bench fuzz-smoke fuzz clean bench-compare coldstart
 
 all: build
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/ ./cmd/...
 
-# run: the egress on a private socket, zero configuration (DNS servers from
-# /etc/resolv.conf, the strictest profile). Ctrl-C stops it.
+# run: rypsok serving MCP on stdio with zero configuration (it starts its
+# own rypsok-egress). End of input or Ctrl-C stops it.
 run: build
-	@chmod 700 $(RUN_DIR)
-	@echo "rypsok-egress listening on $(RUN_DIR)/egress.sock (Ctrl-C to stop)" >&2
-	./$(BIN)/rypsok-egress --socket $(RUN_DIR)/egress.sock
+	./$(BIN)/rypsok serve
 
-# test: formatting, vet, staticcheck, then every test with the race detector.
-test: lint unit
+# test: formatting, vet, staticcheck, every Go test with the race detector,
+# then the TypeScript SDK's client against the built binaries.
+test: lint unit test-ts
 
 lint: fmt-check vet staticcheck
 
@@ -39,6 +37,17 @@ staticcheck:
 
 unit:
 	$(GO) test -race -count=1 -timeout 15m ./...
+
+# test-ts: bin/rypsok serve driven over stdio by the TypeScript MCP SDK's
+# client (@modelcontextprotocol/sdk, pinned in testdata/mcp-ts/package-lock.json).
+MCP_TS := testdata/mcp-ts
+
+$(MCP_TS)/node_modules: $(MCP_TS)/package.json $(MCP_TS)/package-lock.json
+	cd $(MCP_TS) && npm ci --no-audit --no-fund --silent
+	@touch $@
+
+test-ts: build $(MCP_TS)/node_modules
+	cd $(MCP_TS) && RYPSOK_BIN=$(CURDIR)/$(BIN) node --test
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 20x ./egress/proxy/
@@ -63,3 +72,10 @@ clean:
 # smokescreen never enters this module's dependencies. About 30 s.
 bench-compare:
 	cd testdata/egressbench && $(GO) run . -rounds 5
+
+# coldstart: spawn until initialize is answered, median over 50 runs, for
+# rypsok serve (its egress start included) beside a minimal go-sdk server
+# with one tool; prints a Markdown table for the README.
+# testdata/coldstart is its own module.
+coldstart: build
+	cd testdata/coldstart && $(GO) run . -rypsok ../../bin/rypsok -n 50

@@ -32,6 +32,8 @@ type Options struct {
 	Log zerolog.Logger
 	// Metrics counts calls and refusals; nil counts nothing.
 	Metrics *telemetry.Metrics
+	// Search runs web_search's pipeline; nil answers no_engine.
+	Search Searcher
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -46,6 +48,7 @@ type Services struct {
 	calls    sync.WaitGroup
 	now      func() time.Time
 	search   *searcher
+	searcher Searcher
 }
 
 // New returns the services of o.Config.
@@ -63,6 +66,7 @@ func New(o Options) *Services {
 		now:      now,
 	}
 	s.search = newSearcher(o.Config)
+	s.searcher = o.Search
 	return s
 }
 

@@ -8,16 +8,13 @@ import (
 
 	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/response"
+	"github.com/rypsok/rypsok/front/search"
 	"github.com/rypsok/rypsok/shared/limits"
 )
 
-// SearchRequest is a validated web_search call, defaults applied.
-type SearchRequest struct {
-	Query      string // trimmed, 1 to LIM-S1 characters
-	Category   response.Category
-	MaxResults int
-	Language   string
-	TimeRange  response.TimeRange // "" for none
+// Searcher runs the search pipeline; *search.Pipeline is one.
+type Searcher interface {
+	Search(ctx context.Context, req search.Request) (response.Search, *response.Error)
 }
 
 // searcher holds what web_search offers under one configuration.
@@ -51,8 +48,8 @@ func (s *Services) Languages() []string { return s.search.languages }
 func (s *Services) OffersLanguage() bool { return len(s.search.languages) >= 2 }
 
 // parse validates web_search's arguments before any work (REQ-SEARCH-006).
-func (s *searcher) parse(a *args) (SearchRequest, *response.Error) {
-	req := SearchRequest{Category: response.CategoryGeneral, MaxResults: s.maxResults}
+func (s *searcher) parse(a *args) (search.Request, *response.Error) {
+	req := search.Request{Category: response.CategoryGeneral, MaxResults: s.maxResults}
 	q, ok, err := a.str("query")
 	if err != nil {
 		return req, err
@@ -96,10 +93,11 @@ func (s *searcher) parse(a *args) (SearchRequest, *response.Error) {
 	return req, a.unknown()
 }
 
-// Search runs the search pipeline of §6 for a validated request.
-//
-// Engine drivers land with the search pipeline (issue 4); until then no
-// engine can be selected, and the answer is §7's for N = 0.
-func (s *Services) Search(ctx context.Context, req SearchRequest) (response.Search, *response.Error) {
-	return response.Search{}, response.Unavailable(response.ReasonNoEngine, -1)
+// Search runs the search pipeline of §6 for a validated request. With no
+// pipeline (no engine configured), the answer is §7's for N = 0.
+func (s *Services) Search(ctx context.Context, req search.Request) (response.Search, *response.Error) {
+	if s.searcher == nil {
+		return response.Search{}, response.Unavailable(response.ReasonNoEngine, -1)
+	}
+	return s.searcher.Search(ctx, req)
 }

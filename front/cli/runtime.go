@@ -8,8 +8,13 @@ import (
 
 	"github.com/rypsok/rypsok/front/app"
 	"github.com/rypsok/rypsok/front/config"
+	"github.com/rypsok/rypsok/front/engine"
+	"github.com/rypsok/rypsok/front/engine/drivers"
 	"github.com/rypsok/rypsok/front/launcher"
+	"github.com/rypsok/rypsok/front/outbound"
+	"github.com/rypsok/rypsok/front/search"
 	"github.com/rypsok/rypsok/front/telemetry"
+	"github.com/rypsok/rypsok/shared/contract"
 )
 
 // runtime is what serve and call share: the configuration, the logger,
@@ -60,13 +65,68 @@ func start(flagPath string, stderr io.Writer, env Env) (*runtime, error) {
 		}
 		r.socket = r.egress.Socket()
 	}
-	r.services = app.New(app.Options{Config: cfg, Log: log, Metrics: telemetry.New()})
+	pipeline, err := r.pipeline()
+	if err != nil {
+		r.close()
+		return nil, err
+	}
+	r.services = app.New(app.Options{Config: cfg, Log: log, Metrics: telemetry.New(), Search: pipeline})
 	return r, nil
+}
+
+// projectURL is the project's address in rypsok's User-Agent.
+const projectURL = "https://github.com/rypsok/rypsok"
+
+// userAgent is rypsok's User-Agent (§11): rypsok/<version> (+<project
+// URL>; <operator contact>).
+func userAgent(contact string) string {
+	if contact == "" {
+		return fmt.Sprintf("rypsok/%s (+%s)", Version(), projectURL)
+	}
+	return fmt.Sprintf("rypsok/%s (+%s; %s)", Version(), projectURL, contact)
+}
+
+// pipeline builds the search pipeline: one driver per active engine, each
+// reaching its provider only through the egress, engine profile.
+func (r *runtime) pipeline() (*search.Pipeline, error) {
+	out := outbound.Egress{Socket: r.socket}
+	if r.egress != nil {
+		out.Ready = r.egress.WaitReady
+	}
+	var engines []*search.Engine
+	for _, e := range r.cfg.Engines {
+		if e.State != config.EngineActive {
+			continue
+		}
+		d, err := drivers.New(e.Type, engine.Config{
+			ID:         e.ID,
+			Endpoint:   e.EndpointRaw,
+			Credential: e.Credential,
+			UserAgent:  userAgent(r.cfg.Service.Contact),
+			Languages:  r.cfg.Search.Languages,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("engines.%s: %w", e.ID, err)
+		}
+		client := out.Client(contract.ProfileEngine, e.ID, d.Properties().MaxBodyBytes)
+		engines = append(engines, search.NewEngine(e.ID, e.Categories, e.Weight, d, client))
+	}
+	return search.New(search.Options{
+		Engines:             engines,
+		Secrets:             r.cfg.Privacy.SecretDetection,
+		DropInstructionLike: r.cfg.Search.DropInstructionLike,
+		Region:              r.cfg.Search.Region,
+		SafeSearch:          string(r.cfg.Search.SafeSearch),
+		Deadline:            r.cfg.Search.Deadline,
+		Log:                 r.log,
+	}), nil
 }
 
 // close waits for the calls' work and stops the egress rypsok started.
 func (r *runtime) close() {
-	r.services.Wait()
+	if r.services != nil {
+		r.services.Wait()
+	}
 	if r.egress != nil {
 		r.egress.Close()
 	}

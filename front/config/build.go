@@ -35,6 +35,9 @@ func build(f file, order []string, env func(string) string) (Config, []error) {
 		Egress:  p.egress(f.Egress),
 		Privacy: Privacy{SecretDetection: p.secretMode(f.Privacy.SecretDetection)},
 	}
+	if !validContact(c.Service.Contact) {
+		p.add("service.contact", "want at most 128 printable ASCII characters without ( ) or ;")
+	}
 	var err error
 	if c.LogLevel, err = egressconfig.ParseLevel(f.Logging.Level); err != nil {
 		p.add("logging.level", "%v", err)
@@ -226,6 +229,19 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 func all(s string, ok func(byte) bool) bool {
 	for i := 0; i < len(s); i++ {
 		if !ok(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// validContact reports whether s fits in the User-Agent's comment.
+func validContact(s string) bool {
+	if len(s) > 128 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '(' || c == ')' || c == ';' {
 			return false
 		}
 	}

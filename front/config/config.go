@@ -50,6 +50,9 @@ type Service struct {
 	// EngineStatus, if true (the default), lists the engine_status tool;
 	// false removes it (REQ-STATUS-003).
 	EngineStatus bool
+	// Contact is the operator contact rypsok's User-Agent carries (§11:
+	// rypsok/<version> (+<project URL>; <contact>)); "" for none.
+	Contact string
 }
 
 // Search is the [search] section.

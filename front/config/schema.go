@@ -29,8 +29,9 @@ type file struct {
 }
 
 type serviceFile struct {
-	StructuredContent bool `toml:"structured_content"`
-	EngineStatus      bool `toml:"engine_status"`
+	StructuredContent bool   `toml:"structured_content"`
+	EngineStatus      bool   `toml:"engine_status"`
+	Contact           string `toml:"contact"`
 }
 
 type searchFile struct {

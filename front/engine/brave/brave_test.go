@@ -1,0 +1,468 @@
+package brave
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rypsok/rypsok/front/engine"
+	"github.com/rypsok/rypsok/front/response"
+	"github.com/rypsok/rypsok/shared/limits"
+)
+
+func TestNew(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  engine.Config
+		want error // nil: builds
+	}{
+		{"a key builds", engine.Config{Credential: testKey, UserAgent: testUA}, nil},
+		{"a key without a User-Agent builds", engine.Config{Credential: testKey}, nil},
+		{"an endpoint with a path builds", engine.Config{Credential: testKey, Endpoint: "http://127.0.0.1:8080/brave"}, nil},
+		{"no key is refused", engine.Config{UserAgent: testUA}, ErrNoCredential},
+		{"a relative endpoint is refused", engine.Config{Credential: testKey, Endpoint: "brave"}, engine.ErrEndpoint},
+		{"an endpoint with a fragment is refused", engine.Config{Credential: testKey, Endpoint: "https://brave.example.org/#x"}, engine.ErrEndpoint},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := New(tt.cfg)
+			if tt.want == nil {
+				if err != nil || d == nil {
+					t.Fatalf("New = %v, %v; want a driver", d, err)
+				}
+				return
+			}
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("New error = %v, want %v", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestProperties(t *testing.T) {
+	d, err := New(engine.Config{Credential: testKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := d.Properties()
+	if want := []string{"day", "week", "month", "year"}; !reflect.DeepEqual(p.TimeRanges, want) {
+		t.Errorf("TimeRanges = %v, want %v", p.TimeRanges, want)
+	}
+	if p.Languages == nil {
+		t.Fatal("Languages is nil; want Brave's languages only")
+	}
+	for lang, honored := range map[string]bool{
+		"en": true, "en-gb": true, "en-us": true, "ja": true, "zh": true, "zh-tw": true,
+		"zh-hant": true, "pt": true, "pt-br": true, "nb": true, "no": true, "de-at": true,
+		"nn": false, "sw": false, "fa": false, "xx": false, "": false,
+	} {
+		if got := p.Languages(lang); got != honored {
+			t.Errorf("Languages(%q) = %v, want %v", lang, got, honored)
+		}
+	}
+	p.Languages, p.TimeRanges = nil, nil
+	want := engine.Properties{
+		RatePerSecond: 1, Burst: 1, Concurrency: 1, MaxQueryChars: limits.S1QueryMaxChars,
+		Cacheable: false, Attribution: false, MaxBodyBytes: 2 << 20,
+	}
+	if !reflect.DeepEqual(p, want) {
+		t.Errorf("Properties = %+v, want %+v", p, want)
+	}
+}
+
+func TestRequest(t *testing.T) {
+	const q = "golang http client timeout"
+	tests := []struct {
+		name string
+		req  engine.Request
+		want url.Values // besides q and result_filter
+	}{
+		{"LIM-S3 results are asked", engine.Request{Query: q, Count: limits.S3ResultsPerEngine}, url.Values{"count": {"10"}}},
+		{"no count asks LIM-S3", engine.Request{Query: q}, url.Values{"count": {"10"}}},
+		{"a count of 20 is asked as 20", engine.Request{Query: q, Count: 20}, url.Values{"count": {"20"}}},
+		{"a count just over Brave's 20 is lowered", engine.Request{Query: q, Count: 21}, url.Values{"count": {"20"}}},
+		{"safe search off", engine.Request{Query: q, Count: 10, SafeSearch: "off"}, url.Values{"count": {"10"}, "safesearch": {"off"}}},
+		{"safe search moderate", engine.Request{Query: q, Count: 10, SafeSearch: "moderate"}, url.Values{"count": {"10"}, "safesearch": {"moderate"}}},
+		{"safe search strict", engine.Request{Query: q, Count: 10, SafeSearch: "strict"}, url.Values{"count": {"10"}, "safesearch": {"strict"}}},
+		{"an unknown safe search is left to Brave", engine.Request{Query: q, Count: 10, SafeSearch: "extreme"}, url.Values{"count": {"10"}}},
+		{"a region Brave has is its country", engine.Request{Query: q, Count: 10, Region: "JP"}, url.Values{"count": {"10"}, "country": {"JP"}}},
+		{"the region US is the country US", engine.Request{Query: q, Count: 10, Region: "US"}, url.Values{"count": {"10"}, "country": {"US"}}},
+		{"a region Brave lacks is every country", engine.Request{Query: q, Count: 10, Region: "GR"}, url.Values{"count": {"10"}, "country": {"ALL"}}},
+		{"a day is pd", engine.Request{Query: q, Count: 10, TimeRange: "day"}, url.Values{"count": {"10"}, "freshness": {"pd"}}},
+		{"a week is pw", engine.Request{Query: q, Count: 10, TimeRange: "week"}, url.Values{"count": {"10"}, "freshness": {"pw"}}},
+		{"a month is pm", engine.Request{Query: q, Count: 10, TimeRange: "month"}, url.Values{"count": {"10"}, "freshness": {"pm"}}},
+		{"a year is py", engine.Request{Query: q, Count: 10, TimeRange: "year"}, url.Values{"count": {"10"}, "freshness": {"py"}}},
+		{"everything at once", engine.Request{Query: q, Count: 10, Language: "ja", Region: "JP", SafeSearch: "strict", TimeRange: "week"},
+			url.Values{"count": {"10"}, "search_lang": {"jp"}, "country": {"JP"}, "safesearch": {"strict"}, "freshness": {"pw"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := askOnce(t, tt.req)
+			want := url.Values{"q": {q}, "result_filter": {"web"}}
+			for k, v := range tt.want {
+				want[k] = v
+			}
+			if g := got.URL.Query(); !reflect.DeepEqual(g, want) {
+				t.Errorf("query = %v, want %v", g, want)
+			}
+		})
+	}
+}
+
+func TestRequestHeaders(t *testing.T) {
+	r := askOnce(t, engine.Request{Query: "q", Count: 10})
+	if r.Method != http.MethodGet || r.URL.Path != "/prefix/res/v1/web/search" {
+		t.Errorf("request %s %s, want GET /prefix/res/v1/web/search", r.Method, r.URL.Path)
+	}
+	for k, want := range map[string]string{
+		"X-Subscription-Token": testKey,
+		"Accept":               "application/json",
+		"User-Agent":           testUA,
+	} {
+		if got := r.Header.Get(k); got != want {
+			t.Errorf("%s = %q, want %q", k, got, want)
+		}
+	}
+}
+
+func TestSearchLang(t *testing.T) {
+	tests := []struct{ lang, want string }{
+		{"en", "en"}, {"en-gb", "en-gb"}, {"en-us", "en"}, {"ja", "jp"}, {"ja-jp", "jp"},
+		{"zh", "zh-hans"}, {"zh-cn", "zh-hans"}, {"zh-sg", "zh-hans"}, {"zh-hans", "zh-hans"},
+		{"zh-tw", "zh-hant"}, {"zh-hk", "zh-hant"}, {"zh-mo", "zh-hant"}, {"zh-hant", "zh-hant"},
+		{"pt", "pt-br"}, {"pt-br", "pt-br"}, {"pt-pt", "pt-pt"}, {"nb", "nb"}, {"no", "nb"},
+		{"de", "de"}, {"de-at", "de"}, {"he", "he"}, {"iw", "he"}, {"ko", "ko"}, {"sr", "sr"},
+		{"nn", ""}, {"sw", ""}, {"xx", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.lang, func(t *testing.T) {
+			got, ok := searchLang(tt.lang)
+			if got != tt.want || ok != (tt.want != "") {
+				t.Fatalf("searchLang(%q) = %q, %v; want %q", tt.lang, got, ok, tt.want)
+			}
+			if !ok {
+				return
+			}
+			r := askOnce(t, engine.Request{Query: "q", Count: 10, Language: tt.lang})
+			if g := r.URL.Query().Get("search_lang"); g != tt.want {
+				t.Errorf("search_lang = %q, want %q", g, tt.want)
+			}
+		})
+	}
+}
+
+// TestDefaultEndpoint checks the URL asked without an endpoint, with a
+// client that never leaves the process.
+func TestDefaultEndpoint(t *testing.T) {
+	d, err := New(engine.Config{Credential: testKey, UserAgent: testUA})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{}
+	c := &http.Client{Transport: roundTrip{canned{http.StatusOK, headerSet(t, "200 OK (Free plan"), fixture(t, "brave-web.json")}, rec}}
+	if _, err := d.Search(context.Background(), c, engine.Request{Query: "q", Count: 10}); err != nil {
+		t.Fatal(err)
+	}
+	u := *rec.requests()[0].URL
+	u.RawQuery = ""
+	if want := "https://api.search.brave.com/res/v1/web/search"; u.String() != want {
+		t.Errorf("asked %s, want %s", u.String(), want)
+	}
+}
+
+func TestResults(t *testing.T) {
+	srv, _ := fake(t, canned{http.StatusOK, headerSet(t, "200 OK (Free plan"), fixture(t, "brave-web.json")})
+	res, err := searchOnce(t, newDriver(t, srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []engine.Result{
+		{
+			Title:   "http package - net/http - Go Packages",
+			URL:     "https://pkg.go.dev/net/http",
+			Snippet: "Package http provides HTTP <strong>client</strong> and server implementations. ... The <strong>Client</strong>&#x27;s Transport typically has internal state (cached TCP connections), so Clients should be reused instead of created as needed. <strong>Timeout</strong> specifies a time limit for requests made by this <strong>Client</strong>.",
+			Date:    "2026-08-06",
+		},
+		{Title: "go - How to set timeout for http.Get() requests in Golang? - Stack Overflow", URL: "https://stackoverflow.com/questions/16895294/how-to-set-timeout-for-http-get-requests-in-golang", Date: "2013-06-03"},
+		{Title: "The complete guide to Go net/http timeouts", URL: "https://blog.cloudflare.com/the-complete-guide-to-golang-net-http-timeouts/", Date: "2016-06-29"},
+		{Title: "r/golang on Reddit: http.Client Timeout vs context deadline — which one wins?", URL: "https://www.reddit.com/r/golang/comments/1c7k2zq/httpclient_timeout_vs_context_deadline_which_one/", Date: "2024-04-19"},
+		{Title: "Go net/http timeout cheat sheet (PDF)", URL: "https://go.dev/talks/2026/net-http-timeouts.pdf", Snippet: "Dialer.<strong>Timeout</strong> · TLSHandshakeTimeout · ResponseHeaderTimeout · IdleConnTimeout · <strong>Client</strong>.<strong>Timeout</strong> &amp; context.Context deadlines"},
+	}
+	if len(res) != len(want) {
+		t.Fatalf("%d results, want %d (web results only, no news)", len(res), len(want))
+	}
+	for i, w := range want {
+		r := res[i]
+		if w.Snippet == "" {
+			w.Snippet = r.Snippet // checked below: raw markup
+		}
+		if r != w {
+			t.Errorf("result %d\n got %+v\nwant %+v", i, r, w)
+		}
+		if !strings.Contains(r.Snippet, "<strong>") {
+			t.Errorf("result %d snippet %q lost its markup", i, r.Snippet)
+		}
+	}
+}
+
+// TestTitleAsMarkup checks that a plain-text title is escaped into
+// markup, so that cleaning markup gives it back ("Vector<T>" is no tag).
+func TestTitleAsMarkup(t *testing.T) {
+	body := `{"type":"search","web":{"type":"search","results":[
+		{"title":"Vector<T> & \"friends\"","url":"https://example.org/v","description":"a &lt;b&gt;"},
+		{"title":"no URL","url":"","description":"dropped"},
+		{"title":"","url":"https://example.org/untitled","description":"kept","page_age":"2025-06-29"}]}}`
+	srv, _ := fake(t, canned{http.StatusOK, jsonHeader(), []byte(body)})
+	res, err := searchOnce(t, newDriver(t, srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []engine.Result{
+		{Title: "Vector&lt;T&gt; &amp; &#34;friends&#34;", URL: "https://example.org/v", Snippet: "a &lt;b&gt;"},
+		{URL: "https://example.org/untitled", Snippet: "kept", Date: "2025-06-29"},
+	}
+	if !reflect.DeepEqual(res, want) {
+		t.Errorf("results\n got %+v\nwant %+v", res, want)
+	}
+}
+
+func TestEmpty(t *testing.T) {
+	tests := []struct {
+		name string
+		body string
+	}{
+		{"a search answer without web results", `{"type":"search","query":{"original":"q","more_results_available":false}}`},
+		{"an empty web result list", `{"type":"search","web":{"type":"search","results":[],"family_friendly":true}}`},
+		{"web results without type", `{"web":{"results":[]}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, _ := fake(t, canned{http.StatusOK, jsonHeader(), []byte(tt.body)})
+			res, err := searchOnce(t, newDriver(t, srv.URL))
+			if err != nil || len(res) != 0 {
+				t.Fatalf("Search = %v, %v; want no result and no error", res, err)
+			}
+		})
+	}
+}
+
+func TestErrors(t *testing.T) {
+	rate := headerSet(t, "429 per-second")
+	quota := headerSet(t, "429 monthly")
+	plain := headerSet(t, "422 bad token")
+	with := func(h http.Header, kv ...string) http.Header {
+		h = h.Clone()
+		for i := 0; i+1 < len(kv); i += 2 {
+			h.Set(kv[i], kv[i+1])
+		}
+		return h
+	}
+	htmlType := http.Header{"Content-Type": {"text/html; charset=utf-8"}}
+	web := string(fixture(t, "brave-web.json"))
+	tests := []struct {
+		name   string
+		status int
+		header http.Header
+		body   string
+		class  response.EngineClass
+		retry  time.Duration
+	}{
+		{"RATE_LIMITED waits for the per-second window (reset 1)", 429, rate, string(fixture(t, "brave-429.json")), response.ClassRateLimited, time.Second},
+		{"QUOTA_LIMITED waits for the monthly window, capped at an hour", 429, quota, string(fixture(t, "brave-429-quota.json")), response.ClassRateLimited, time.Hour},
+		{"QUOTA_LIMITED with the month ending in 30 min waits 30 min", 429, with(quota, "X-RateLimit-Reset", "1, 1800"), string(fixture(t, "brave-429-quota.json")), response.ClassRateLimited, 30 * time.Minute},
+		{"QUOTA_LIMITED without a monthly window falls back to Retry-After", 429, with(plain, "X-RateLimit-Reset", "1", "Retry-After", "120"), string(fixture(t, "brave-429-quota.json")), response.ClassRateLimited, 2 * time.Minute},
+		{"RATE_LIMITED without rate-limit headers takes Retry-After", 429, with(plain, "Retry-After", "7"), string(fixture(t, "brave-429.json")), response.ClassRateLimited, 7 * time.Second},
+		{"RATE_LIMITED without any wait header waits nothing", 429, plain, string(fixture(t, "brave-429.json")), response.ClassRateLimited, 0},
+		{"a 429 without a body waits for the per-second window", 429, with(htmlType, "X-RateLimit-Reset", "2, 100"), "Too Many Requests", response.ClassRateLimited, 2 * time.Second},
+		{"a RATE_LIMITED body at 200 is rate limited", 200, rate, string(fixture(t, "brave-429.json")), response.ClassRateLimited, time.Second},
+		{"SUBSCRIPTION_TOKEN_INVALID (422) is unauthorized", 422, plain, string(fixture(t, "brave-422-token.json")), response.ClassUnauthorized, 0},
+		{"a missing key header (422 VALIDATION) is unauthorized", 422, plain, string(fixture(t, "brave-422-missing-token.json")), response.ClassUnauthorized, 0},
+		{"a parameter VALIDATION (422) is a bad response", 422, plain, string(fixture(t, "brave-422-validation.json")), response.ClassBadResponse, 0},
+		{"OPTION_NOT_IN_PLAN (400) is unauthorized", 400, plain, string(fixture(t, "brave-400-option-not-in-plan.json")), response.ClassUnauthorized, 0},
+		{"OPTION_NOT_IN_PLAN at 422 is unauthorized", 422, plain, string(fixture(t, "brave-400-option-not-in-plan.json")), response.ClassUnauthorized, 0},
+		{"the published errors-array shape is read", 422, plain, `{"type":"ErrorResponse","errors":[{"code":"SUBSCRIPTION_TOKEN_INVALID","detail":"x"}]}`, response.ClassUnauthorized, 0},
+		{"SUBSCRIPTION_NOT_FOUND (404) is unauthorized", 404, plain, `{"type":"ErrorResponse","error":{"status":404,"code":"SUBSCRIPTION_NOT_FOUND","detail":"No subscription found."}}`, response.ClassUnauthorized, 0},
+		{"NOT_FOUND (404) is a bad response", 404, plain, `{"type":"ErrorResponse","error":{"status":404,"code":"NOT_FOUND"}}`, response.ClassBadResponse, 0},
+		{"an unknown code at 422 is a bad response", 422, plain, `{"type":"ErrorResponse","error":{"code":"SOMETHING_NEW"}}`, response.ClassBadResponse, 0},
+		{"a 401 without a body is unauthorized", 401, plain, "", response.ClassUnauthorized, 0},
+		{"a 403 page is unauthorized", 403, htmlType, "<html>Forbidden</html>", response.ClassUnauthorized, 0},
+		{"a 500 is a server error", 500, htmlType, "<html>oops</html>", response.ClassServerError, 0},
+		{"a 503 with Retry-After is a server error with its wait", 503, with(htmlType, "Retry-After", "30"), "busy", response.ClassServerError, 30 * time.Second},
+		{"an error body of unknown code at 502 is a server error", 502, plain, `{"type":"ErrorResponse","error":{"code":"UPSTREAM"}}`, response.ClassServerError, 0},
+		{"an error body without a code at 200 is a bad response", 200, plain, `{"type":"ErrorResponse","time":1}`, response.ClassBadResponse, 0},
+		{"HTML at 200 is a bad response", 200, htmlType, "<!DOCTYPE html><html><body>Just a moment...</body></html>", response.ClassBadResponse, 0},
+		{"truncated JSON is a bad response", 200, jsonHeader(), web[:len(web)/2], response.ClassBadResponse, 0},
+		{"an empty body is a bad response", 200, jsonHeader(), "", response.ClassBadResponse, 0},
+		{"JSON null is a bad response", 200, jsonHeader(), "null", response.ClassBadResponse, 0},
+		{"a JSON array is a bad response", 200, jsonHeader(), "[]", response.ClassBadResponse, 0},
+		{"an empty object is a bad response", 200, jsonHeader(), "{}", response.ClassBadResponse, 0},
+		{"web results of the wrong type are a bad response", 200, jsonHeader(), `{"type":"search","web":{"results":{"url":"x"}}}`, response.ClassBadResponse, 0},
+		{"a body just over 2 MiB is too large", 200, jsonHeader(), strings.Repeat(" ", 2<<20+1), response.ClassTooLarge, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, _ := fake(t, canned{tt.status, tt.header, []byte(tt.body)})
+			res, err := searchOnce(t, newDriver(t, srv.URL))
+			assertClass(t, res, err, tt.class, tt.retry)
+		})
+	}
+}
+
+// TestErrorsKeepProviderText checks that no provider text but a short
+// code reaches an error's message, and never the key.
+func TestErrorsKeepProviderText(t *testing.T) {
+	detail := strings.Repeat("Request rate limit exceeded for plan ", 10)
+	body := `{"type":"ErrorResponse","error":{"code":"` + strings.Repeat("X", 500) + `","detail":"` + detail + `"}}`
+	srv, _ := fake(t, canned{422, jsonHeader(), []byte(body)})
+	_, err := searchOnce(t, newDriver(t, srv.URL))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	if msg := err.Error(); strings.Contains(msg, "exceeded") || strings.Contains(msg, testKey) || len(msg) > 200 {
+		t.Errorf("error %q carries provider text or the key, or is longer than 200", msg)
+	}
+}
+
+func TestRefusedWithoutRequest(t *testing.T) {
+	tests := []struct {
+		name string
+		req  engine.Request
+	}{
+		{"a language Brave lacks", engine.Request{Query: "q", Count: 10, Language: "sw"}},
+		{"an unknown time range", engine.Request{Query: "q", Count: 10, TimeRange: "decade"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, rec := fake(t, canned{http.StatusOK, jsonHeader(), fixture(t, "brave-web.json")})
+			res, err := search(t, newDriver(t, srv.URL), tt.req)
+			assertClass(t, res, err, response.ClassBadResponse, 0)
+			if n := len(rec.requests()); n != 0 {
+				t.Errorf("%d requests sent, want none", n)
+			}
+		})
+	}
+}
+
+func TestResetAfter(t *testing.T) {
+	tests := []struct {
+		name         string
+		reset, retry string
+		window       int
+		want         time.Duration
+	}{
+		{"the first window of a list", "1, 1419704", "", windowRate, time.Second},
+		{"the second window of a list, capped", "1, 1419704", "", windowQuota, time.Hour},
+		{"just under an hour", "1, 3599", "", windowQuota, 3599 * time.Second},
+		{"exactly an hour", "1, 3600", "", windowQuota, time.Hour},
+		{"spaces around entries", " 3 ,  4 ", "", windowQuota, 4 * time.Second},
+		{"a missing window falls back to Retry-After", "1", "9", windowQuota, 9 * time.Second},
+		{"garbage falls back to Retry-After", "soon", "9", windowRate, 9 * time.Second},
+		{"zero falls back to Retry-After", "0, 0", "", windowRate, 0},
+		{"a negative entry falls back", "-5, 1", "", windowRate, 0},
+		{"an overflowing entry is capped", "99999999999999999, 1", "", windowRate, time.Hour},
+		{"nothing is no wait", "", "", windowRate, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := http.Header{}
+			if tt.reset != "" {
+				h.Set("X-RateLimit-Reset", tt.reset)
+			}
+			if tt.retry != "" {
+				h.Set("Retry-After", tt.retry)
+			}
+			if got := resetAfter(h, tt.window); got != tt.want {
+				t.Errorf("resetAfter(%q, %d) = %v, want %v", tt.reset, tt.window, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDate(t *testing.T) {
+	tests := []struct{ pageAge, want string }{
+		{"2025-06-29T17:13:16", "2025-06-29"},
+		{"2025-06-29", "2025-06-29"},
+		{"2025-06-29 17:13:16", "2025-06-29"},
+		{"2025-02-30T00:00:00", ""},
+		{"June 29, 2025", ""},
+		{"2 days ago", ""},
+		{"2025-06-29x", ""},
+		{"2025-06", ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := date(tt.pageAge); got != tt.want {
+			t.Errorf("date(%q) = %q, want %q", tt.pageAge, got, tt.want)
+		}
+	}
+}
+
+// askOnce sends req to a fake and returns the request it received.
+func askOnce(t *testing.T, req engine.Request) *http.Request {
+	t.Helper()
+	srv, rec := fake(t, canned{http.StatusOK, headerSet(t, "200 OK (Free plan"), fixture(t, "brave-web.json")})
+	if _, err := search(t, newDriver(t, srv.URL), req); err != nil {
+		t.Fatal(err)
+	}
+	got := rec.requests()
+	if len(got) != 1 {
+		t.Fatalf("%d requests, want 1", len(got))
+	}
+	return got[0]
+}
+
+// searchOnce asks d for "q".
+func searchOnce(t *testing.T, d engine.Driver) ([]engine.Result, error) {
+	t.Helper()
+	return search(t, d, engine.Request{Query: "q", Count: 10})
+}
+
+// assertClass checks that err is an *engine.Error of class c with wait
+// retry, that no result came with it, and that it does not carry the key.
+func assertClass(t *testing.T, res []engine.Result, err error, c response.EngineClass, retry time.Duration) {
+	t.Helper()
+	var e *engine.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("Search = %d results, %v; want an *engine.Error of class %s", len(res), err, c)
+	}
+	if e.Class != c || e.RetryAfter != retry {
+		t.Errorf("class %s, RetryAfter %v; want %s, %v (%v)", e.Class, e.RetryAfter, c, retry, err)
+	}
+	if res != nil {
+		t.Errorf("%d results with the error, want none", len(res))
+	}
+	if strings.Contains(err.Error(), testKey) {
+		t.Errorf("error %q carries the key", err)
+	}
+}
+
+func TestDeadline(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	d := newDriver(t, httptestBlocking(t, release))
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	res, err := d.Search(ctx, client(), engine.Request{Query: "q", Count: 10})
+	assertClass(t, res, err, response.ClassTimeout, 0)
+}
+
+// TestHeaderFixture checks that the tests read every header set of
+// brave-headers.txt.
+func TestHeaderFixture(t *testing.T) {
+	sets := headerSets(t)
+	statuses := map[int]int{}
+	for _, c := range sets {
+		statuses[c.status]++
+	}
+	if want := map[int]int{200: 2, 429: 2, 422: 1}; !reflect.DeepEqual(statuses, want) {
+		t.Errorf("sections by status %v, want %v", statuses, want)
+	}
+	if got := headerSet(t, "429 monthly").Get("X-RateLimit-Reset"); got != "1, 86400" {
+		t.Errorf("quota reset %q, want \"1, 86400\"", got)
+	}
+}

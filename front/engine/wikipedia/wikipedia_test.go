@@ -1,0 +1,442 @@
+package wikipedia
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rypsok/rypsok/front/engine"
+	"github.com/rypsok/rypsok/front/response"
+	"github.com/rypsok/rypsok/shared/contract"
+	"github.com/rypsok/rypsok/shared/limits"
+)
+
+func TestNew(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  engine.Config
+		want error // nil: builds
+	}{
+		{"a User-Agent and a language build", engine.Config{UserAgent: testUA, Languages: []string{"en"}}, nil},
+		{"an http endpoint with a path builds", engine.Config{UserAgent: testUA, Languages: []string{"en"}, Endpoint: "http://127.0.0.1:8080/wiki"}, nil},
+		{"no User-Agent is refused", engine.Config{Languages: []string{"en"}}, ErrNoUserAgent},
+		{"no language is refused", engine.Config{UserAgent: testUA}, ErrNoLanguage},
+		{"an ftp endpoint is refused", engine.Config{UserAgent: testUA, Languages: []string{"en"}, Endpoint: "ftp://127.0.0.1/"}, engine.ErrEndpoint},
+		{"a relative endpoint is refused", engine.Config{UserAgent: testUA, Languages: []string{"en"}, Endpoint: "/wiki"}, engine.ErrEndpoint},
+		{"an endpoint with a query is refused", engine.Config{UserAgent: testUA, Languages: []string{"en"}, Endpoint: "https://wiki.example.org/?a=b"}, engine.ErrEndpoint},
+		{"an endpoint with user information is refused", engine.Config{UserAgent: testUA, Languages: []string{"en"}, Endpoint: "https://u:p@wiki.example.org/"}, engine.ErrEndpoint},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := New(tt.cfg)
+			if tt.want == nil {
+				if err != nil || d == nil {
+					t.Fatalf("New = %v, %v; want a driver", d, err)
+				}
+				return
+			}
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("New error = %v, want %v", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestProperties(t *testing.T) {
+	d, err := New(engine.Config{UserAgent: testUA, Languages: []string{"en", "ja", "nb"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := d.Properties()
+	want := engine.Properties{
+		RatePerSecond: 1, Burst: 3, Concurrency: 2, MaxQueryChars: 300,
+		Cacheable: true, Attribution: true, MaxBodyBytes: 1 << 20,
+	}
+	if p.Languages == nil {
+		t.Fatal("Languages is nil; want the configured languages only")
+	}
+	for lang, honored := range map[string]bool{"en": true, "ja": true, "nb": true, "de": false, "en-gb": false, "": false} {
+		if got := p.Languages(lang); got != honored {
+			t.Errorf("Languages(%q) = %v, want %v", lang, got, honored)
+		}
+	}
+	if len(p.TimeRanges) != 0 {
+		t.Errorf("TimeRanges = %v, want none", p.TimeRanges)
+	}
+	p.Languages, p.TimeRanges = nil, nil
+	if !reflect.DeepEqual(p, want) {
+		t.Errorf("Properties = %+v, want %+v", p, want)
+	}
+}
+
+func TestRequest(t *testing.T) {
+	tests := []struct {
+		name  string
+		req   engine.Request
+		limit string
+	}{
+		{"LIM-S3 results are asked", engine.Request{Query: "Go programming language", Language: "ja", Count: limits.S3ResultsPerEngine}, "10"},
+		{"no count asks LIM-S3", engine.Request{Query: "Go programming language", Language: "ja"}, "10"},
+		{"one result is asked as one", engine.Request{Query: "Go programming language", Language: "ja", Count: 1}, "1"},
+		{"a count just over the API's 500 is lowered", engine.Request{Query: "Go programming language", Language: "ja", Count: 501}, "500"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, rec := fake(t, canned{http.StatusOK, jsonHeader(), fixture(t, "wikipedia-search-empty.json")})
+			d := newDriver(t, srv.URL, "en", "ja")
+			if _, err := search(t, d, tt.req); err != nil {
+				t.Fatal(err)
+			}
+			got := rec.requests()
+			if len(got) != 1 {
+				t.Fatalf("%d requests, want 1", len(got))
+			}
+			r := got[0]
+			if r.Method != http.MethodGet || r.URL.Path != "/prefix/w/api.php" {
+				t.Errorf("request %s %s, want GET /prefix/w/api.php", r.Method, r.URL.Path)
+			}
+			want := url.Values{
+				"action": {"query"}, "list": {"search"}, "srsearch": {tt.req.Query},
+				"srlimit": {tt.limit}, "srprop": {"snippet"}, "format": {"json"},
+				"formatversion": {"2"}, "utf8": {"1"},
+			}
+			if q := r.URL.Query(); !reflect.DeepEqual(q, want) {
+				t.Errorf("query = %v, want %v", q, want)
+			}
+			if ua := r.Header.Get("User-Agent"); ua != testUA {
+				t.Errorf("User-Agent = %q, want %q", ua, testUA)
+			}
+			if a := r.Header.Get("Accept"); a != "application/json" {
+				t.Errorf("Accept = %q, want application/json", a)
+			}
+			if v := r.Header.Get("Api-User-Agent"); v != "" {
+				t.Errorf("Api-User-Agent = %q, want none (browsers only)", v)
+			}
+		})
+	}
+}
+
+// TestWikiOfLanguage checks, without an endpoint, which wiki each language
+// asks and names: config's type table decides.
+func TestWikiOfLanguage(t *testing.T) {
+	tests := []struct {
+		lang, api, article string
+	}{
+		{"en", "https://en.wikipedia.org/w/api.php", "https://en.wikipedia.org/wiki/Metasearch_engine"},
+		{"en-gb", "https://en.wikipedia.org/w/api.php", "https://en.wikipedia.org/wiki/Metasearch_engine"},
+		{"ja", "https://ja.wikipedia.org/w/api.php", "https://ja.wikipedia.org/wiki/Metasearch_engine"},
+		{"nb", "https://no.wikipedia.org/w/api.php", "https://no.wikipedia.org/wiki/Metasearch_engine"},
+		{"zh-tw", "https://zh.wikipedia.org/w/api.php", "https://zh.wikipedia.org/wiki/Metasearch_engine"},
+		{"", "https://de.wikipedia.org/w/api.php", "https://de.wikipedia.org/wiki/Metasearch_engine"}, // the first configured
+	}
+	d, err := New(engine.Config{UserAgent: testUA, Languages: []string{"de", "en", "en-gb", "ja", "nb", "zh-tw"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		t.Run("language "+tt.lang, func(t *testing.T) {
+			rec := &recorder{}
+			c := &http.Client{Transport: roundTrip{canned{http.StatusOK, jsonHeader(), fixture(t, "wikipedia-search.json")}, rec}}
+			res, err := d.Search(context.Background(), c, engine.Request{Query: "metasearch", Language: tt.lang, Count: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			u := *rec.requests()[0].URL
+			u.RawQuery = ""
+			if u.String() != tt.api {
+				t.Errorf("asked %s, want %s", u.String(), tt.api)
+			}
+			if res[0].URL != tt.article {
+				t.Errorf("first URL %s, want %s", res[0].URL, tt.article)
+			}
+		})
+	}
+}
+
+func TestResults(t *testing.T) {
+	type want struct{ title, url, snippetStart string }
+	tests := []struct {
+		name    string
+		file    string
+		lang    string
+		want    []want
+		snippet map[int]string // substrings a snippet keeps raw
+	}{
+		{
+			name: "formatversion 1, English, non-ASCII escaped",
+			file: "wikipedia-search.json",
+			lang: "en",
+			want: []want{
+				{"Metasearch engine", "https://en.wikipedia.org/wiki/Metasearch_engine", `A <span class="searchmatch">metasearch</span> <span class="searchmatch">engine</span> (or search aggregator)`},
+				{"Searx", "https://en.wikipedia.org/wiki/Searx", "Searx (/sɜːrks/; stylised as searX)"},
+				{"Dogpile (search engine)", "https://en.wikipedia.org/wiki/Dogpile_(search_engine)", "Dogpile is a "},
+				{"Startpage", "https://en.wikipedia.org/wiki/Startpage", "Startpage is a Dutch search "},
+				{"Search engine", "https://en.wikipedia.org/wiki/Search_engine", "A search <span class=\"searchmatch\">engine</span>"},
+			},
+			snippet: map[int]string{3: "users&#039; privacy", 4: "&quot;ranked&quot; &amp; displayed"},
+		},
+		{
+			name: "formatversion 2, Japanese, raw UTF-8",
+			file: "wikipedia-search-v2-ja.json",
+			lang: "ja",
+			want: []want{
+				{"東京タワー", "https://ja.wikipedia.org/wiki/%E6%9D%B1%E4%BA%AC%E3%82%BF%E3%83%AF%E3%83%BC", `<span class="searchmatch">東京</span><span class="searchmatch">タワー</span>（とうきょうタワー`},
+				{"東京スカイツリー", "https://ja.wikipedia.org/wiki/%E6%9D%B1%E4%BA%AC%E3%82%B9%E3%82%AB%E3%82%A4%E3%83%84%E3%83%AA%E3%83%BC", `<span class="searchmatch">東京</span>スカイツリー`},
+				{"東京タワー 〜オカンとボクと、時々、オトン〜", "https://ja.wikipedia.org/wiki/%E6%9D%B1%E4%BA%AC%E3%82%BF%E3%83%AF%E3%83%BC_%E3%80%9C%E3%82%AA%E3%82%AB%E3%83%B3%E3%81%A8%E3%83%9C%E3%82%AF%E3%81%A8%E3%80%81%E6%99%82%E3%80%85%E3%80%81%E3%82%AA%E3%83%88%E3%83%B3%E3%80%9C", "『<span"},
+			},
+			snippet: map[int]string{2: "リリー・フランキーによる長編小説。&amp; 映画"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, _ := fake(t, canned{http.StatusOK, jsonHeader(), fixture(t, tt.file)})
+			// The endpoint serves every language; the language names the wiki.
+			res, err := search(t, newDriver(t, srv.URL, "en", "ja"), engine.Request{Query: "q", Language: tt.lang, Count: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res) != len(tt.want) {
+				t.Fatalf("%d results, want %d", len(res), len(tt.want))
+			}
+			for i, w := range tt.want {
+				r := res[i]
+				if r.Title != w.title || r.URL != w.url {
+					t.Errorf("result %d = %q %s, want %q %s", i, r.Title, r.URL, w.title, w.url)
+				}
+				if !strings.HasPrefix(r.Snippet, w.snippetStart) {
+					t.Errorf("result %d snippet %q, want it to start %q", i, r.Snippet, w.snippetStart)
+				}
+				if r.Decoded || r.Date != "" {
+					t.Errorf("result %d Decoded %v Date %q, want markup and no date", i, r.Decoded, r.Date)
+				}
+			}
+			for i, s := range tt.snippet {
+				if !strings.Contains(res[i].Snippet, s) {
+					t.Errorf("result %d snippet %q lacks %q", i, res[i].Snippet, s)
+				}
+			}
+		})
+	}
+}
+
+// TestTitleAsMarkup checks that a plain-text title is escaped into
+// markup, so that cleaning markup gives it back, and named in its URL
+// the way MediaWiki does.
+func TestTitleAsMarkup(t *testing.T) {
+	body := `{"batchcomplete":true,"query":{"search":[
+		{"ns":0,"title":"AT&T","snippet":"AT&amp;T Inc."},
+		{"ns":0,"title":"Ender's Game","snippet":""},
+		{"ns":0,"title":"","snippet":"a hit without a title is dropped"},
+		{"ns":0,"title":"C++","snippet":"x"}]}}`
+	srv, _ := fake(t, canned{http.StatusOK, jsonHeader(), []byte(body)})
+	res, err := search(t, newDriver(t, srv.URL, "en"), engine.Request{Query: "q", Count: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []engine.Result{
+		{Title: "AT&amp;T", URL: "https://en.wikipedia.org/wiki/AT%26T", Snippet: "AT&amp;T Inc."},
+		{Title: "Ender&#39;s Game", URL: "https://en.wikipedia.org/wiki/Ender%27s_Game"},
+		{Title: "C++", URL: "https://en.wikipedia.org/wiki/C%2B%2B", Snippet: "x"},
+	}
+	if !reflect.DeepEqual(res, want) {
+		t.Errorf("results\n got %+v\nwant %+v", res, want)
+	}
+}
+
+func TestTitlePath(t *testing.T) {
+	tests := []struct{ title, want string }{
+		{"Metasearch engine", "Metasearch_engine"},
+		{"Dogpile (search engine)", "Dogpile_(search_engine)"},
+		{"AT&T", "AT%26T"},
+		{"Ender's Game", "Ender%27s_Game"},
+		{"C++", "C%2B%2B"},
+		{"100% Orange Juice", "100%25_Orange_Juice"},
+		{"What? (film)", "What%3F_(film)"},
+		{"AC/DC", "AC/DC"},
+		{"Talk:Go", "Talk:Go"},
+		{"Yahoo!", "Yahoo!"},
+		{"a \"quoted\" word", "a_%22quoted%22_word"},
+		{"東京", "%E6%9D%B1%E4%BA%AC"},
+		{"Ça", "%C3%87a"},
+		{"~;@$*,", "~;@$*,"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := titlePath(tt.title); got != tt.want {
+			t.Errorf("titlePath(%q) = %q, want %q", tt.title, got, tt.want)
+		}
+	}
+}
+
+func TestEmpty(t *testing.T) {
+	tests := []struct {
+		name string
+		body string
+	}{
+		{"the no-hit fixture", string(fixture(t, "wikipedia-search-empty.json"))},
+		{"formatversion 2 without hits", `{"batchcomplete":true,"query":{"searchinfo":{"totalhits":0},"search":[]}}`},
+		{"a query object without a search list", `{"batchcomplete":true,"query":{}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, _ := fake(t, canned{http.StatusOK, jsonHeader(), []byte(tt.body)})
+			res, err := search(t, newDriver(t, srv.URL, "en"), engine.Request{Query: "q", Count: 10})
+			if err != nil || len(res) != 0 {
+				t.Fatalf("Search = %v, %v; want no result and no error", res, err)
+			}
+		})
+	}
+}
+
+func TestErrors(t *testing.T) {
+	htmlType := http.Header{"Content-Type": {"text/html; charset=utf-8"}}
+	with := func(h http.Header, kv ...string) http.Header {
+		h = h.Clone()
+		for i := 0; i+1 < len(kv); i += 2 {
+			h.Set(kv[i], kv[i+1])
+		}
+		return h
+	}
+	hits := string(fixture(t, "wikipedia-search.json"))
+	tests := []struct {
+		name   string
+		status int
+		header http.Header
+		body   string
+		class  response.EngineClass
+		retry  time.Duration
+	}{
+		{"missingparam (200 and MediaWiki-API-Error) is a bad response", 200,
+			with(jsonHeader(), "MediaWiki-API-Error", "missingparam"), string(fixture(t, "wikipedia-error-missingparam.json")), response.ClassBadResponse, 0},
+		{"missingparam in the body alone is a bad response", 200,
+			jsonHeader(), string(fixture(t, "wikipedia-error-missingparam.json")), response.ClassBadResponse, 0},
+		{"maxlag (200, Retry-After 5) is rate limited for 5 s", 200,
+			with(jsonHeader(), "MediaWiki-API-Error", "maxlag", "Retry-After", "5", "X-Database-Lag", "6"), string(fixture(t, "wikipedia-error-maxlag.json")), response.ClassRateLimited, 5 * time.Second},
+		{"maxlag in the body alone is rate limited too", 200,
+			with(jsonHeader(), "Retry-After", "5"), string(fixture(t, "wikipedia-error-maxlag.json")), response.ClassRateLimited, 5 * time.Second},
+		{"ratelimited is rate limited", 200,
+			with(jsonHeader(), "MediaWiki-API-Error", "ratelimited"), `{"error":{"code":"ratelimited","info":"x"}}`, response.ClassRateLimited, 0},
+		{"readapidenied is unauthorized", 200,
+			with(jsonHeader(), "MediaWiki-API-Error", "readapidenied"), `{"error":{"code":"readapidenied","info":"x"}}`, response.ClassUnauthorized, 0},
+		{"internal_api_error_* is a server error", 200,
+			with(jsonHeader(), "MediaWiki-API-Error", "internal_api_error_DBQueryError"), `{"error":{"code":"internal_api_error_DBQueryError"}}`, response.ClassServerError, 0},
+		{"the header wins over a body with hits", 200,
+			with(jsonHeader(), "MediaWiki-API-Error", "badvalue"), hits, response.ClassBadResponse, 0},
+		{"an error object without a code is a bad response", 200, jsonHeader(), `{"error":{}}`, response.ClassBadResponse, 0},
+		{"the edge's 429 page is rate limited with its Retry-After", 429,
+			with(htmlType, "Retry-After", "60"), string(fixture(t, "wikipedia-429.html")), response.ClassRateLimited, 60 * time.Second},
+		{"a 429 without Retry-After is rate limited without a wait", 429,
+			htmlType, string(fixture(t, "wikipedia-429.html")), response.ClassRateLimited, 0},
+		{"a Retry-After over an hour is capped at an hour", 429,
+			with(htmlType, "Retry-After", "86400"), string(fixture(t, "wikipedia-429.html")), response.ClassRateLimited, time.Hour},
+		{"the edge's User-Agent 403 page is blocked", 403,
+			htmlType, string(fixture(t, "wikipedia-403-useragent.html")), response.ClassBlocked, 0},
+		{"a 401 is unauthorized", 401, htmlType, "Unauthorized", response.ClassUnauthorized, 0},
+		{"a 500 is a server error", 500, htmlType, "<html>oops</html>", response.ClassServerError, 0},
+		{"a 503 with Retry-After is a server error with its wait", 503,
+			with(htmlType, "Retry-After", "30"), string(fixture(t, "wikipedia-429.html")), response.ClassServerError, 30 * time.Second},
+		{"a REST 400 is a bad response", 400, jsonHeader(), string(fixture(t, "wikipedia-rest-400.json")), response.ClassBadResponse, 0},
+		{"a redirect is a bad response", 301, with(htmlType, "Location", "https://en.wikipedia.org/"), "", response.ClassBadResponse, 0},
+		{"HTML at 200 is a bad response", 200, htmlType, string(fixture(t, "wikipedia-403-useragent.html")), response.ClassBadResponse, 0},
+		{"the REST search answer is not an Action API answer", 200, jsonHeader(), string(fixture(t, "wikipedia-rest-search.json")), response.ClassBadResponse, 0},
+		{"truncated JSON is a bad response", 200, jsonHeader(), hits[:len(hits)/2], response.ClassBadResponse, 0},
+		{"an empty body is a bad response", 200, jsonHeader(), "", response.ClassBadResponse, 0},
+		{"JSON null is a bad response", 200, jsonHeader(), "null", response.ClassBadResponse, 0},
+		{"a JSON array is a bad response", 200, jsonHeader(), "[]", response.ClassBadResponse, 0},
+		{"an empty object is a bad response", 200, jsonHeader(), "{}", response.ClassBadResponse, 0},
+		{"a search list of the wrong type is a bad response", 200, jsonHeader(), `{"query":{"search":{"title":"x"}}}`, response.ClassBadResponse, 0},
+		{"a body just over 1 MiB is too large", 200, jsonHeader(), strings.Repeat(" ", 1<<20+1), response.ClassTooLarge, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, _ := fake(t, canned{tt.status, tt.header, []byte(tt.body)})
+			res, err := searchOnce(t, newDriver(t, srv.URL, "en"))
+			assertClass(t, res, err, tt.class, tt.retry)
+		})
+	}
+}
+
+// TestErrorsKeepProviderText checks that no provider text but a short
+// code reaches an error's message.
+func TestErrorsKeepProviderText(t *testing.T) {
+	info := strings.Repeat("Waiting for 10.64.32.117 ", 20)
+	long := strings.Repeat("c", 500)
+	body := `{"error":{"code":"` + long + `","info":"` + info + `"}}`
+	srv, _ := fake(t, canned{200, jsonHeader(), []byte(body)})
+	_, err := searchOnce(t, newDriver(t, srv.URL, "en"))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	if msg := err.Error(); strings.Contains(msg, "Waiting") || len(msg) > 200 {
+		t.Errorf("error %q carries provider text or is longer than 200", msg)
+	}
+}
+
+func TestRefusedWithoutRequest(t *testing.T) {
+	tests := []struct {
+		name string
+		req  engine.Request
+	}{
+		{"a time range", engine.Request{Query: "q", Language: "en", TimeRange: "day", Count: 10}},
+		{"an unconfigured language", engine.Request{Query: "q", Language: "fr", Count: 10}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, rec := fake(t, canned{http.StatusOK, jsonHeader(), fixture(t, "wikipedia-search.json")})
+			res, err := search(t, newDriver(t, srv.URL, "en"), tt.req)
+			assertClass(t, res, err, response.ClassBadResponse, 0)
+			if n := len(rec.requests()); n != 0 {
+				t.Errorf("%d requests sent, want none", n)
+			}
+		})
+	}
+}
+
+// TestFetchFailures checks that what engine.Fetch classifies reaches the
+// caller unchanged: an egress refusal (403 with Rypsok-Refusal) is
+// denied, not blocked; a deadline is a timeout.
+func TestFetchFailures(t *testing.T) {
+	t.Run("an egress refusal is denied", func(t *testing.T) {
+		h := http.Header{contract.HeaderRefusal: {string(contract.ReasonHost)}}
+		srv, _ := fake(t, canned{contract.Status(contract.ReasonHost), h, []byte("rypsok-egress: host\n")})
+		res, err := searchOnce(t, newDriver(t, srv.URL, "en"))
+		assertClass(t, res, err, response.ClassDenied, 0)
+	})
+	t.Run("a deadline passed is a timeout", func(t *testing.T) {
+		release := make(chan struct{})
+		srv := httptestBlocking(t, release)
+		defer close(release)
+		d := newDriver(t, srv, "en")
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		res, err := d.Search(ctx, client(), engine.Request{Query: "q", Count: 10})
+		assertClass(t, res, err, response.ClassTimeout, 0)
+	})
+}
+
+// searchOnce asks d for "q" in its first language.
+func searchOnce(t *testing.T, d engine.Driver) ([]engine.Result, error) {
+	t.Helper()
+	return search(t, d, engine.Request{Query: "q", Count: 10})
+}
+
+// assertClass checks that err is an *engine.Error of class c with wait
+// retry, and that no result came with it.
+func assertClass(t *testing.T, res []engine.Result, err error, c response.EngineClass, retry time.Duration) {
+	t.Helper()
+	var e *engine.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("Search = %d results, %v; want an *engine.Error of class %s", len(res), err, c)
+	}
+	if e.Class != c || e.RetryAfter != retry {
+		t.Errorf("class %s, RetryAfter %v; want %s, %v (%v)", e.Class, e.RetryAfter, c, retry, err)
+	}
+	if res != nil {
+		t.Errorf("%d results with the error, want none", len(res))
+	}
+}

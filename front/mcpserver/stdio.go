@@ -1,0 +1,85 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
+
+	"github.com/rypsok/rypsok/shared/limits"
+)
+
+// ServeStdio serves MCP on in and out until end of input or until ctx ends
+// (SIGTERM). Either way no new request is taken, and the requests already
+// read are answered before it returns: a host that writes its requests
+// and closes its end still gets every answer.
+func ServeStdio(ctx context.Context, o Options, in io.Reader, out io.Writer, log zerolog.Logger) error {
+	gate := newEOFGate(in)
+	defer gate.release()
+	srv := New(o)
+	ss, err := srv.Connect(context.Background(), &mcp.IOTransport{Reader: nopCloser{gate}, Writer: nopWriteCloser{out}, MaxLineLength: limits.H2BodyBytes}, nil)
+	if err != nil {
+		return err
+	}
+	log.Info().Str("event", "serving").Str("transport", "stdio").Send()
+	ended := make(chan error, 1)
+	go func() { ended <- ss.Wait() }()
+	select {
+	case err = <-ended:
+	case <-ctx.Done():
+		log.Info().Str("event", "draining").Str("cause", "signal").Send()
+		ss.Close() // stops taking calls, waits for those in flight to be answered
+		err = <-ended
+	case <-gate.eof:
+		log.Info().Str("event", "draining").Str("cause", "end_of_input").Send()
+		ss.Close()
+		err = <-ended
+	}
+	log.Info().Str("event", "stopped").Send()
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, mcp.ErrConnectionClosed) {
+		return err
+	}
+	return nil
+}
+
+type nopCloser struct{ io.Reader }
+
+func (nopCloser) Close() error { return nil }
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// eofGate holds back the end of input: when in ends, it reports it on eof
+// and keeps the reader waiting until release, so that the server can stop
+// taking requests and answer those already read before the connection
+// sees the end.
+type eofGate struct {
+	in      io.Reader
+	eof     chan struct{}
+	seen    sync.Once
+	done    chan struct{}
+	stopped sync.Once
+}
+
+func newEOFGate(in io.Reader) *eofGate {
+	return &eofGate{in: in, eof: make(chan struct{}), done: make(chan struct{})}
+}
+
+func (g *eofGate) Read(p []byte) (int, error) {
+	n, err := g.in.Read(p)
+	if err == io.EOF {
+		if n > 0 {
+			return n, nil // the last bytes first; the next Read meets the end again
+		}
+		g.seen.Do(func() { close(g.eof) })
+		<-g.done
+	}
+	return n, err
+}
+
+// release lets a reader waiting at the end of input see it.
+func (g *eofGate) release() { g.stopped.Do(func() { close(g.done) }) }

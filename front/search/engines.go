@@ -1,0 +1,202 @@
+package search
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"golang.org/x/time/rate"
+
+	"github.com/rypsok/rypsok/front/engine"
+	"github.com/rypsok/rypsok/front/response"
+	"github.com/rypsok/rypsok/shared/limits"
+)
+
+// Engine is an active engine: its driver, its egress client, and the
+// provider's limits paced here, before any request leaves (REQ-CMP-002).
+type Engine struct {
+	ID         string
+	Categories []string
+	Weight     float64
+	driver     engine.Driver
+	client     *http.Client
+	props      engine.Properties
+	pace       *rate.Limiter // nil: no pacing
+	slots      chan struct{} // nil: no concurrency cap
+}
+
+// NewEngine returns an engine of driver d reached through client c (the
+// egress, engine profile, this engine).
+func NewEngine(id string, categories []string, weight float64, d engine.Driver, c *http.Client) *Engine {
+	e := &Engine{ID: id, Categories: categories, Weight: weight, driver: d, client: c, props: d.Properties()}
+	if e.props.RatePerSecond > 0 {
+		e.pace = rate.NewLimiter(rate.Limit(e.props.RatePerSecond), max(e.props.Burst, 1))
+	}
+	if e.props.Concurrency > 0 {
+		e.slots = make(chan struct{}, e.props.Concurrency)
+	}
+	return e
+}
+
+// Properties are the driver's declared properties.
+func (e *Engine) Properties() engine.Properties { return e.props }
+
+// selected is an engine chosen for one call, holding its concurrency slot.
+type selected struct {
+	*Engine
+	held bool
+}
+
+// selectEngines is REQ-ENG-007: the engines of the category in preference
+// order, at most LIM-S8; an engine that cannot honor the time range or
+// the language, whose query limit is exceeded, or whose provider limits
+// are spent is skipped with a notice.
+func (p *Pipeline) selectEngines(req Request, query string, n *notices) []selected {
+	var out []selected
+	for _, e := range p.opts.Engines {
+		if len(out) == limits.S8EnginesPerCall {
+			break
+		}
+		if !slices.Contains(e.Categories, string(req.Category)) {
+			continue
+		}
+		if reason := e.skip(req, query); reason != "" {
+			n.engineNotice(response.NoticeEngineSkipped, e.ID, string(reason))
+			continue
+		}
+		held := e.slots != nil
+		if held {
+			select {
+			case e.slots <- struct{}{}:
+			default:
+				n.engineNotice(response.NoticeEngineSkipped, e.ID, string(response.ReasonRateLimited))
+				continue
+			}
+		}
+		if e.pace != nil && !e.pace.Allow() {
+			if held {
+				<-e.slots
+			}
+			n.engineNotice(response.NoticeEngineSkipped, e.ID, string(response.ReasonRateLimited))
+			continue
+		}
+		out = append(out, selected{Engine: e, held: held})
+	}
+	return out
+}
+
+// skip says why e cannot serve req, or "".
+func (e *Engine) skip(req Request, query string) response.Reason {
+	switch {
+	case req.TimeRange != "" && !slices.Contains(e.props.TimeRanges, string(req.TimeRange)):
+		return response.ReasonTimeRange
+	case req.Language != "" && e.props.Languages != nil && !e.props.Languages(req.Language):
+		return response.ReasonLanguage
+	case e.props.MaxQueryChars > 0 && utf8.RuneCountInString(query) > e.props.MaxQueryChars:
+		return response.ReasonQueryTooLong
+	}
+	return ""
+}
+
+// release frees the concurrency slots the call held.
+func release(sel []selected) {
+	for _, s := range sel {
+		if s.held {
+			<-s.slots
+		}
+	}
+}
+
+// engineRequest is what every engine is asked in this call.
+func (p *Pipeline) engineRequest(req Request, query string) engine.Request {
+	return engine.Request{
+		Query:      query,
+		Language:   req.Language,
+		Region:     p.opts.Region,
+		SafeSearch: p.opts.SafeSearch,
+		TimeRange:  string(req.TimeRange),
+		Count:      limits.S3ResultsPerEngine,
+	}
+}
+
+// answer is one engine's answer in one call.
+type answer struct {
+	engine  *Engine
+	results []engine.Result
+	class   response.EngineClass // "" when the engine answered
+	err     error
+	took    time.Duration
+}
+
+// execute asks every selected engine at once (REQ-AGG-001): each within
+// LIM-S5 and all within the overall deadline less LIM-S6, so that merging
+// fits in the call's time. It returns as soon as every engine has
+// answered (REQ-AGG-009); an engine still running at the deadline is
+// cancelled (REQ-AGG-006) and counted as timed out. Nothing is retried.
+func (p *Pipeline) execute(ctx context.Context, sel []selected, req engine.Request, start time.Time) []answer {
+	collectBy := start.Add(p.opts.Deadline - limits.S6ReservedAfter)
+	ctx, cancel := context.WithDeadline(ctx, collectBy)
+	defer cancel()
+	answers := make([]answer, len(sel))
+	var wg sync.WaitGroup
+	for i, s := range sel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			answers[i] = p.ask(ctx, s.Engine, req)
+		}()
+	}
+	wg.Wait()
+	return answers
+}
+
+// ask asks one engine, isolated from the others (REQ-AGG-007).
+func (p *Pipeline) ask(ctx context.Context, e *Engine, req engine.Request) answer {
+	ctx, cancel := context.WithTimeout(ctx, limits.S5EngineTimeout)
+	defer cancel()
+	start := time.Now()
+	results, err := e.driver.Search(ctx, e.client, req)
+	a := answer{engine: e, results: results, err: err, took: time.Since(start)}
+	if err != nil {
+		a.class = engine.ClassOf(err)
+		if ctx.Err() != nil {
+			a.class = response.ClassTimeout
+		}
+	}
+	p.logAnswer(a)
+	return a
+}
+
+func (p *Pipeline) logAnswer(a answer) {
+	ev := p.opts.Log.Info().Str("event", "engine").Str("engine", a.engine.ID).Int64("latency_ms", a.took.Milliseconds())
+	if a.class != "" {
+		ev.Str("class", string(a.class)).Send()
+		p.opts.Log.Debug().Str("event", "engine_error").Str("engine", a.engine.ID).Str("detail", truncate(a.err.Error(), 200)).Send()
+		return
+	}
+	ev.Int("results", len(a.results)).Send()
+}
+
+func truncate(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n])
+	}
+	return s
+}
+
+// collect keeps the answered engines' lists (in preference order) and
+// notices each failed engine with its error class (REQ-AGG-004).
+func collect(answers []answer, n *notices) (lists []answer, failed int) {
+	for _, a := range answers {
+		if a.class != "" {
+			n.engineNotice(response.NoticeEngineUnavailable, a.engine.ID, string(a.class))
+			failed++
+			continue
+		}
+		lists = append(lists, a)
+	}
+	return lists, failed
+}

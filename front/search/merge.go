@@ -1,0 +1,89 @@
+package search
+
+import (
+	"time"
+
+	"github.com/rypsok/rypsok/front/boundary"
+	"github.com/rypsok/rypsok/front/engine"
+	"github.com/rypsok/rypsok/front/rank"
+	"github.com/rypsok/rypsok/front/response"
+	"github.com/rypsok/rypsok/shared/limits"
+)
+
+// merge is normalization, deduplication and ranking (REQ-RANK-002..006):
+// every answered engine's list becomes observations, rank.Fuse merges
+// them by comparison key and orders them by reciprocal rank fusion.
+// Results whose URL is invalid or too long are dropped with a notice.
+func (p *Pipeline) merge(sel []selected, lists []answer, n *notices) []rank.Merged[engine.Result] {
+	order := make([]string, len(sel))
+	weights := map[string]float64{}
+	for i, s := range sel {
+		order[i] = s.ID
+		weights[s.ID] = s.Weight
+	}
+	obs := make([][]rank.Observation[engine.Result], len(lists))
+	for i, a := range lists {
+		for r, res := range a.results {
+			obs[i] = append(obs[i], rank.Observation[engine.Result]{Engine: a.engine.ID, Rank: r + 1, URL: res.URL, Item: res})
+		}
+	}
+	merged, dropped := rank.Fuse(order, weights, obs)
+	for _, d := range dropped {
+		n.drop(response.Reason(d.Reason))
+	}
+	return merged
+}
+
+// clean is the content boundary (§9) and the cut (REQ-RANK-007): each
+// result's title and snippet go through the cleaner their provenance
+// calls for, bounded by LIM-S10 and LIM-S9; instruction-like results are
+// noticed or, when configured, dropped; results are kept in rank order
+// until max are kept. The notices count only what was returned.
+func (p *Pipeline) clean(merged []rank.Merged[engine.Result], max int, n *notices) []response.Result {
+	out := []response.Result{}
+	var titlesCut, snippetsCut, removed, instructionLike int
+	for _, m := range merged {
+		if len(out) == max {
+			break
+		}
+		title, ts := cleanText(m.Item.Title, m.Item.Decoded, limits.S10TitleChars)
+		snippet, ss := cleanText(m.Item.Snippet, m.Item.Decoded, limits.S9SnippetChars)
+		if boundary.InstructionLike(title) || boundary.InstructionLike(snippet) {
+			if p.opts.DropInstructionLike {
+				n.drop(response.ReasonInstructionLike)
+				continue
+			}
+			instructionLike++
+		}
+		if ts.Truncated {
+			titlesCut++
+		}
+		if ss.Truncated {
+			snippetsCut++
+		}
+		removed += ts.Removed + ss.Removed
+		out = append(out, response.Result{Title: title, URL: m.URL, Snippet: snippet, Date: validDate(m.Item.Date), Engines: m.Engines})
+	}
+	n.add(response.NoticeTitleTruncated, titlesCut)
+	n.add(response.NoticeSnippetTruncated, snippetsCut)
+	n.add(response.NoticeCharactersRemoved, removed)
+	n.add(response.NoticeInstructionLikeContent, instructionLike)
+	return out
+}
+
+// cleanText chooses the cleaner by provenance (§9): raw provider text
+// unless a parser already decoded it.
+func cleanText(s string, decoded bool, maxChars int) (string, boundary.Stats) {
+	if decoded {
+		return boundary.CleanDecodedText(s, maxChars)
+	}
+	return boundary.CleanMarkupText(s, maxChars)
+}
+
+// validDate keeps an RFC 3339 full date, and drops anything else.
+func validDate(s string) string {
+	if _, err := time.Parse(time.DateOnly, s); err != nil {
+		return ""
+	}
+	return s
+}

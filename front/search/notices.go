@@ -1,0 +1,57 @@
+package search
+
+import "github.com/rypsok/rypsok/front/response"
+
+// notices collects a response's notices: engine notices in the order
+// they happen (preference order), then one counted notice per code.
+type notices struct {
+	engine  []response.Notice
+	counts  map[response.NoticeCode]int
+	dropped map[response.Reason]int
+}
+
+// countOrder is the order of counted notices in a response.
+var countOrder = []response.NoticeCode{
+	response.NoticeCredentialMasked,
+	response.NoticeTitleTruncated,
+	response.NoticeSnippetTruncated,
+	response.NoticeCharactersRemoved,
+	response.NoticeInstructionLikeContent,
+}
+
+func (n *notices) engineNotice(code response.NoticeCode, engine, reason string) {
+	n.engine = append(n.engine, response.Notice{Code: code, Engine: engine, Reason: reason})
+}
+
+func (n *notices) add(code response.NoticeCode, count int) {
+	if count <= 0 {
+		return
+	}
+	if n.counts == nil {
+		n.counts = map[response.NoticeCode]int{}
+	}
+	n.counts[code] += count
+}
+
+func (n *notices) drop(reason response.Reason) {
+	if n.dropped == nil {
+		n.dropped = map[response.Reason]int{}
+	}
+	n.dropped[reason]++
+}
+
+// list returns the notices, never nil.
+func (n *notices) list() []response.Notice {
+	out := append([]response.Notice{}, n.engine...)
+	for _, code := range countOrder {
+		if c := n.counts[code]; c > 0 {
+			out = append(out, response.Notice{Code: code, Count: c})
+		}
+	}
+	for _, r := range response.DropReasons {
+		if c := n.dropped[r]; c > 0 {
+			out = append(out, response.Notice{Code: response.NoticeResultsDropped, Reason: string(r), Count: c})
+		}
+	}
+	return out
+}

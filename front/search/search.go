@@ -1,0 +1,103 @@
+// Package search is the search pipeline of §6: privacy check, engine
+// selection, concurrent execution under deadline, normalization,
+// deduplication and merge, ranking, content boundary, cut, outcome. Each
+// step is one function; Search calls them in that order.
+package search
+
+import (
+	"context"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/rypsok/rypsok/front/config"
+	"github.com/rypsok/rypsok/front/response"
+	"github.com/rypsok/rypsok/shared/limits"
+)
+
+// Request is a validated web_search call (REQ-SEARCH-006), defaults
+// applied.
+type Request struct {
+	Query      string // trimmed, 1 to LIM-S1 characters
+	Category   response.Category
+	MaxResults int
+	Language   string
+	TimeRange  response.TimeRange // "" for none
+}
+
+// Options configure a pipeline.
+type Options struct {
+	// Engines are the active engines in preference order.
+	Engines []*Engine
+	// Secrets is the privacy check's mode (LIM-P1).
+	Secrets config.SecretMode
+	// DropInstructionLike drops results with instruction-like content
+	// instead of only noticing them.
+	DropInstructionLike bool
+	// Region and SafeSearch reach every engine that honors them.
+	Region, SafeSearch string
+	// Deadline is the overall search deadline (LIM-S4); zero means
+	// limits.S4SearchDeadline.
+	Deadline time.Duration
+	// Log receives one line per engine request and the privacy check's
+	// warnings; never query text.
+	Log zerolog.Logger
+}
+
+// Pipeline runs searches; it is safe for concurrent use.
+type Pipeline struct {
+	opts Options
+}
+
+// New returns a pipeline.
+func New(o Options) *Pipeline {
+	if o.Deadline <= 0 {
+		o.Deadline = limits.S4SearchDeadline
+	}
+	return &Pipeline{opts: o}
+}
+
+// Search runs the pipeline of §6 for req.
+func (p *Pipeline) Search(ctx context.Context, req Request) (response.Search, *response.Error) {
+	start := time.Now()
+	var n notices
+	query, err := p.privacy(req.Query, &n)
+	if err != nil {
+		return response.Search{}, err
+	}
+	selected := p.selectEngines(req, query, &n)
+	defer release(selected)
+	if len(selected) == 0 {
+		return response.Search{}, response.Unavailable(response.ReasonNoEngine, -1)
+	}
+	answers := p.execute(ctx, selected, p.engineRequest(req, query), start)
+	lists, failed := collect(answers, &n)
+	if len(lists) == 0 {
+		return response.Search{}, allFailed(answers)
+	}
+	merged := p.merge(selected, lists, &n)
+	results := p.clean(merged, req.MaxResults, &n)
+	return response.Search{Outcome: outcome(failed, results), Notices: n.list(), Results: results}, nil
+}
+
+// outcome applies §7's table once at least one engine answered.
+func outcome(failed int, results []response.Result) response.Outcome {
+	switch {
+	case len(results) == 0:
+		return response.OutcomeEmpty
+	case failed > 0:
+		return response.OutcomePartial
+	}
+	return response.OutcomeOK
+}
+
+// allFailed is §7's answer when no engine answered: deadline when every
+// engine ran out of time, all_failed otherwise.
+func allFailed(answers []answer) *response.Error {
+	for _, a := range answers {
+		if a.class != response.ClassTimeout {
+			return response.Unavailable(response.ReasonAllFailed, -1)
+		}
+	}
+	return response.Unavailable(response.ReasonDeadline, -1)
+}

@@ -1,0 +1,284 @@
+// Package secrets finds credentials in text a caller wants to send out (a
+// search query, a URL), so rypsok can refuse or mask them before anything
+// leaves the host (REQ-PRIV-002, RFC 009 as amended on 2026-11-03).
+//
+// It knows a fixed list of high-confidence formats, one Kind each. A match
+// is confirmed by the format's checksum where the format has one (GitHub,
+// npm and routable GitLab tokens), otherwise by its structure (fixed
+// lengths, alphabets, numeric segments, the JSON inside a JWT), so that
+// look-alikes pass: a hex hash, a UUID, a placeholder such as
+// "hf_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", a string one character too long.
+// A match is word-bounded: a credential must not be the inside of a longer
+// run of token characters ("xghp_…", a 37-character run after "ghp_").
+//
+// Matching reads through invisible characters, the set the content
+// boundary removes (REQ-SEC-015): zero-width spaces and joiners, the word
+// joiner, the byte-order mark, the soft hyphen, bidi marks, variation
+// selectors, tag characters, and control characters other than tab, line
+// feed and carriage return. "ghp_" + U+200B + "abc…" is found, and the
+// finding's Position and Length count characters of the caller's original
+// string. FindInURL also reads through percent-encoding.
+//
+// The package stops at detection: it does no I/O, keeps no state and knows
+// no policy. Whether a finding refuses the call, masks it or is only
+// logged is the caller's decision (LIM-P1).
+//
+// Not detected, on purpose: Stripe publishable keys (pk_live_, pk_test_:
+// they are meant to be public), Twilio Account SIDs (AC…: an identifier),
+// GitHub's and GitLab's instance-specific custom prefixes, and credentials
+// encoded other than by percent-encoding (base64 of a token, say).
+package secrets
+
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Kind names a credential format. It is the value reported as detail.kind
+// of a denied error (external design §4), from a closed vocabulary: the
+// constants below.
+type Kind string
+
+// The kinds, one per format. Each format's rules and sources are at its
+// matcher in formats.go.
+const (
+	KindAWSAccessKeyID         Kind = "aws_access_key_id"
+	KindGitHubToken            Kind = "github_token"
+	KindGitHubFineGrainedToken Kind = "github_fine_grained_token"
+	KindGitLabToken            Kind = "gitlab_token"
+	KindSlackToken             Kind = "slack_token"
+	KindSlackWebhook           Kind = "slack_webhook"
+	KindStripeKey              Kind = "stripe_key"
+	KindGoogleAPIKey           Kind = "google_api_key"
+	KindOpenAIAPIKey           Kind = "openai_api_key"
+	KindAnthropicAPIKey        Kind = "anthropic_api_key"
+	KindNPMToken               Kind = "npm_token"
+	KindHuggingFaceToken       Kind = "huggingface_token"
+	KindSendGridAPIKey         Kind = "sendgrid_api_key"
+	KindTwilioAPIKey           Kind = "twilio_api_key"
+	KindJWT                    Kind = "jwt"
+	KindPrivateKey             Kind = "private_key"
+)
+
+// Kinds lists every Kind, in the order of the constants. The package never
+// reads it; it is there for documentation, schemas and tests.
+var Kinds = []Kind{
+	KindAWSAccessKeyID, KindGitHubToken, KindGitHubFineGrainedToken,
+	KindGitLabToken, KindSlackToken, KindSlackWebhook, KindStripeKey,
+	KindGoogleAPIKey, KindOpenAIAPIKey, KindAnthropicAPIKey, KindNPMToken,
+	KindHuggingFaceToken, KindSendGridAPIKey, KindTwilioAPIKey, KindJWT,
+	KindPrivateKey,
+}
+
+// Finding is one credential found in a string.
+//
+// Position is the offset of its first character, counted in characters
+// (runes; an invalid UTF-8 byte counts as one) of the caller's original
+// string, before any invisible character was skipped or any
+// percent-escape decoded: it is the detail.position of a denied error.
+// Length is its length in characters of that original string, spanning
+// the invisible characters and percent-escapes inside it; invisible
+// characters just before or after the credential are not part of it.
+type Finding struct {
+	Kind     Kind
+	Position int
+	Length   int
+}
+
+// maxRounds bounds the rounds of Find and FindInURL (see fixpoint).
+const maxRounds = 4
+
+// Find returns the credentials in s, in order of position and
+// non-overlapping. It reads through invisible characters but not through
+// percent-encoding (FindInURL does). A nil result means none was found.
+func Find(s string) []Finding {
+	return fixpoint(s, findOnce)
+}
+
+// FindInURL returns the credentials in a URL the caller wants to fetch, in
+// order of position and non-overlapping. It reads the raw string as Find
+// does, then again after decoding percent-escapes (twice, for a value that
+// was encoded twice) and, in a second reading, with "+" as a space as in a
+// form-encoded query: a key written "sk%2Dant-api03-…" in a query string is
+// found. Positions and lengths are always in characters of the raw string;
+// a finding read from decoded text spans the whole escapes it came from.
+// Where readings disagree, overlapping findings are merged into one that
+// covers both, with the kind of the one that starts first.
+//
+// FindInURL finds everything Find finds, and more; it does not parse the
+// URL, so it accepts any string.
+func FindInURL(rawURL string) []Finding {
+	return fixpoint(rawURL, findInURLOnce)
+}
+
+// Mask returns s with the text of each finding replaced by
+// "[REDACTED:<kind>]"; the invisible characters inside a finding go with
+// it. Findings that overlap one kept earlier, or that lie outside s, are
+// skipped; a finding reaching past the end of s is cut at the end.
+func Mask(s string, fs []Finding) string {
+	out, _ := mask(s, fs)
+	return out
+}
+
+// findOnce is one reading of s: invisible characters skipped.
+func findOnce(s string) []Finding { return findingsIn(newView(s)) }
+
+// findInURLOnce reads a URL: raw; percent-decoded (twice, for a value
+// encoded twice); and, if it has a "+", with "+" as a space before
+// decoding (a "+" decoded from "%2B" stays a "+").
+func findInURLOnce(s string) []Finding {
+	raw := runeView(s).withoutInvisible()
+	fs := findingsIn(raw)
+	hasPercent, hasPlus := strings.IndexByte(s, '%') >= 0, strings.IndexByte(s, '+') >= 0
+	if hasPercent {
+		d := raw.percentDecoded().percentDecoded()
+		fs = append(fs, findingsIn(d.withoutInvisible())...)
+	}
+	if hasPlus {
+		d := raw.plusAsSpace().percentDecoded().percentDecoded()
+		fs = append(fs, findingsIn(d.withoutInvisible())...)
+	}
+	return merge(fs)
+}
+
+// findingsIn scans a view and maps its matches back to the original.
+func findingsIn(v view) []Finding { return v.findings(scan(v.text)) }
+
+// fixpoint runs find over s and then over s masked, until masking reveals
+// nothing new (at most maxRounds rounds), and returns every finding in
+// coordinates of s. A credential glued to another one can be hidden by it
+// (its word boundary fails on the other's last character) and show once
+// the other is masked; the extra rounds report it too, so that
+// Find(Mask(s, Find(s))) is empty. In ordinary text the first round finds
+// nothing and there is no second.
+func fixpoint(s string, find func(string) []Finding) []Finding {
+	all := find(s)
+	for round := 1; round < maxRounds && len(all) > 0; round++ {
+		masked, repl := mask(s, all)
+		more := find(masked)
+		if len(more) == 0 {
+			break
+		}
+		for _, f := range more {
+			all = append(all, unmask(f, repl))
+		}
+		all = merge(all)
+	}
+	return all
+}
+
+// replacement records one masked finding: the characters [outStart, outEnd)
+// of the masked string replaced [inStart, inEnd) of the original.
+type replacement struct{ outStart, outEnd, inStart, inEnd int }
+
+// mask masks s and reports where each replacement went.
+func mask(s string, fs []Finding) (string, []replacement) {
+	if len(fs) == 0 {
+		return s, nil
+	}
+	n := utf8.RuneCountInString(s)
+	sorted := slices.Clone(fs)
+	slices.SortStableFunc(sorted, func(a, b Finding) int { return a.Position - b.Position })
+	keep := sorted[:0]
+	last := 0
+	for _, f := range sorted {
+		if f.Length <= 0 || f.Position < last || f.Position >= n {
+			continue // empty, overlapping or outside s
+		}
+		f.Length = min(f.Length, n-f.Position)
+		keep = append(keep, f)
+		last = f.Position + f.Length
+	}
+	if len(keep) == 0 {
+		return s, nil
+	}
+	// Byte offsets of each kept finding's start and end, in one pass.
+	want := make([]int, 0, 2*len(keep))
+	for _, f := range keep {
+		want = append(want, f.Position, f.Position+f.Length)
+	}
+	offs := make([]int, 0, len(want))
+	k := 0
+	for i := range s {
+		for len(offs) < len(want) && want[len(offs)] == k {
+			offs = append(offs, i)
+		}
+		k++
+	}
+	for len(offs) < len(want) {
+		offs = append(offs, len(s))
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 24*len(keep))
+	repl := make([]replacement, 0, len(keep))
+	from, out := 0, 0
+	for j, f := range keep {
+		lo, hi := offs[2*j], offs[2*j+1]
+		b.WriteString(s[from:lo])
+		out += utf8.RuneCountInString(s[from:lo])
+		text := "[REDACTED:" + string(f.Kind) + "]"
+		b.WriteString(text)
+		w := utf8.RuneCountInString(text)
+		repl = append(repl, replacement{out, out + w, f.Position, f.Position + f.Length})
+		out += w
+		from = hi
+	}
+	b.WriteString(s[from:])
+	return b.String(), repl
+}
+
+// unmask maps a finding in a masked string back to the original string. A
+// finding that touches a replacement (none can: no format contains "[" or
+// "]") is widened to cover the whole masked finding.
+func unmask(f Finding, repl []replacement) Finding {
+	start := mapOut(f.Position, repl, true)
+	end := mapOut(f.Position+f.Length, repl, false)
+	return Finding{Kind: f.Kind, Position: start, Length: end - start}
+}
+
+// mapOut maps a character offset of the masked string to the original. An
+// offset inside a replacement maps to the replacement's start (low) or end.
+func mapOut(p int, repl []replacement, low bool) int {
+	delta := 0
+	for _, r := range repl {
+		switch {
+		case p <= r.outStart:
+			return p + delta
+		case p < r.outEnd:
+			if low {
+				return r.inStart
+			}
+			return r.inEnd
+		}
+		delta = r.inEnd - r.outEnd
+	}
+	return p + delta
+}
+
+// merge sorts findings by position and merges overlapping ones: the merged
+// finding spans both and keeps the kind of the one that starts first (the
+// longer one on a tie).
+func merge(fs []Finding) []Finding {
+	if len(fs) < 2 {
+		return fs
+	}
+	slices.SortStableFunc(fs, func(a, b Finding) int {
+		if a.Position != b.Position {
+			return a.Position - b.Position
+		}
+		return b.Length - a.Length
+	})
+	out := fs[:1]
+	for _, f := range fs[1:] {
+		last := &out[len(out)-1]
+		if f.Position < last.Position+last.Length {
+			if e := f.Position + f.Length; e > last.Position+last.Length {
+				last.Length = e - last.Position
+			}
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
