@@ -187,7 +187,12 @@ func (s *Services) dispatch(ctx context.Context, tool string, raw json.RawMessag
 
 // Wait waits for every call's work to end; calls already answered may
 // still be finishing.
-func (s *Services) Wait() { s.calls.Wait() }
+func (s *Services) Wait() {
+	s.calls.Wait()
+	if w, ok := s.searcher.(interface{ Wait() }); ok {
+		w.Wait()
+	}
+}
 
 func newRequestID() string {
 	var b [8]byte

@@ -122,9 +122,9 @@ type cleaner struct {
 // and returns the cleaned string and how many characters it removed.
 //
 // It keeps \t, \n and \r, and every other character of the table in the
-// package documentation that the table does not say to remove; ZWNJ, ZWJ,
-// variation selectors and tag characters are kept only in the contexts
-// the table names. Invalid UTF-8 becomes U+FFFD, which is not counted.
+// package documentation that the table does not say to remove; ZWNJ,
+// ZWJ, CGJ, variation selectors and tag characters are kept only in the
+// contexts the documentation names. Invalid UTF-8 becomes U+FFFD, which is not counted.
 // RemoveInvisible(RemoveInvisible(s)) == RemoveInvisible(s).
 func RemoveInvisible(s string) (string, int) {
 	if plain(s, false) {
@@ -272,19 +272,11 @@ func (c *cleaner) keepJoiner(j rune, rest string) bool {
 	return false
 }
 
-// lastWritten returns c.prev unless a space is owed (then ' ').
-func (c *cleaner) lastWritten() rune {
-	if c.pending {
-		return ' '
-	}
-	return c.prev
-}
-
 // keepSelector reports whether the variation selector v may follow what
 // was written last: one selector per base, and only a base of the kind
 // the selector's standardized sequences use.
 func (c *cleaner) keepSelector(v rune) bool {
-	p := c.lastWritten()
+	p := c.prev
 	if p <= ' ' || unicode.IsMark(p) {
 		return false
 	}
@@ -307,7 +299,7 @@ func (c *cleaner) keepSelector(v rune) bool {
 // where NFC puts it (Unicode's Stream-Safe Text Format, after 30 combining
 // characters). Elsewhere, inside a word for one, it only hides.
 func (c *cleaner) keepCGJ(rest string) bool {
-	p, next := c.lastWritten(), c.next(rest)
+	p, next := c.prev, c.next(rest)
 	return p != 0x034F && next > 0 && classOf(next) == visible && endsCombining(p) && startsCombining(next)
 }
 

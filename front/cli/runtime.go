@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -22,8 +23,8 @@ import (
 type runtime struct {
 	cfg      config.Config
 	log      zerolog.Logger
-	egress   *launcher.Egress // nil in sidecar mode
-	socket   string
+	local    *localEgress // nil in sidecar mode
+	socket   string       // the sidecar's socket
 	services *app.Services
 }
 
@@ -55,15 +56,11 @@ func start(flagPath string, stderr io.Writer, env Env) (*runtime, error) {
 	}
 	r := &runtime{cfg: cfg, log: log, socket: cfg.Egress.Socket}
 	if r.socket == "" {
-		r.egress, err = launcher.Start(launcher.Options{
-			Config: cfg.EgressTOML,
-			Stderr: stderr,
-			Log:    log,
-		})
+		bin, err := launcher.ResolveBinary("")
 		if err != nil {
 			return nil, fmt.Errorf("starting rypsok-egress: %w", err)
 		}
-		r.socket = r.egress.Socket()
+		r.local = startLocal(launcher.Options{Binary: bin, Config: cfg.EgressTOML, Stderr: stderr, Log: log})
 	}
 	pipeline, err := r.pipeline()
 	if err != nil {
@@ -90,8 +87,8 @@ func userAgent(contact string) string {
 // reaching its provider only through the egress, engine profile.
 func (r *runtime) pipeline() (*search.Pipeline, error) {
 	out := outbound.Egress{Socket: r.socket}
-	if r.egress != nil {
-		out.Ready = r.egress.WaitReady
+	if r.local != nil {
+		out.Ready = r.local.ready
 	}
 	var engines []*search.Engine
 	for _, e := range r.cfg.Engines {
@@ -127,7 +124,51 @@ func (r *runtime) close() {
 	if r.services != nil {
 		r.services.Wait()
 	}
-	if r.egress != nil {
-		r.egress.Close()
+	if r.local != nil {
+		r.local.close()
+	}
+}
+
+// localEgress is the egress rypsok starts itself. It is started in the
+// background, so that MCP's initialize is answered meanwhile (cold
+// start); calls wait for it within their own deadline.
+type localEgress struct {
+	done   chan struct{} // closed once Start returned
+	egress *launcher.Egress
+	err    error
+}
+
+func startLocal(o launcher.Options) *localEgress {
+	l := &localEgress{done: make(chan struct{})}
+	go func() {
+		defer close(l.done)
+		l.egress, l.err = launcher.Start(o)
+		if l.err != nil {
+			o.Log.Error().Str("event", "egress_failed").Err(l.err).Send()
+		}
+	}()
+	return l
+}
+
+// ready waits until the egress answers and returns its socket.
+func (l *localEgress) ready(ctx context.Context) (string, error) {
+	select {
+	case <-l.done:
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+	if l.err != nil {
+		return "", l.err
+	}
+	if err := l.egress.WaitReady(ctx); err != nil {
+		return "", err
+	}
+	return l.egress.Socket(), nil
+}
+
+func (l *localEgress) close() {
+	<-l.done
+	if l.egress != nil {
+		l.egress.Close()
 	}
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -33,6 +35,7 @@ type Answer struct {
 func Fetch(ctx context.Context, c *http.Client, req *http.Request, maxBytes int64) (*Answer, error) {
 	resp, err := c.Do(req.WithContext(ctx))
 	if err != nil {
+		err = withoutURL(err)
 		if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
 			return nil, &Error{Class: response.ClassTimeout, Err: err}
 		}
@@ -116,4 +119,15 @@ func (a *Answer) MediaType() string {
 		ct = ct[:i]
 	}
 	return strings.ToLower(strings.TrimSpace(ct))
+}
+
+// withoutURL drops the request URL (and so the query) that net/http puts
+// in its errors: an engine error may reach a debug log, and the query
+// must not (§10).
+func withoutURL(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return fmt.Errorf("%s: %w", ue.Op, ue.Err)
+	}
+	return err
 }

@@ -51,3 +51,8 @@ func isExecutable(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
 }
+
+// ResolveBinary finds the egress executable as Start would for
+// Options.Binary name: a caller that starts the egress in the background
+// calls it first, to fail at once when there is none.
+func ResolveBinary(name string) (string, error) { return resolveBinary(name) }

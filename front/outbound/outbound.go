@@ -15,11 +15,11 @@ import (
 
 // Egress is where the egress listens and how to wait for it.
 type Egress struct {
-	// Socket is the egress's Unix socket.
+	// Socket is the Unix socket of an egress started separately.
 	Socket string
-	// Ready, if non-nil, blocks until the egress answers or ctx ends; nil
-	// means an egress started separately, assumed up.
-	Ready func(ctx context.Context) error
+	// Ready, if non-nil, blocks until the egress rypsok started answers,
+	// or ctx ends, and returns its socket; it replaces Socket.
+	Ready func(ctx context.Context) (string, error)
 }
 
 // Client returns a client for one profile (engine empty for the agent
@@ -41,8 +41,10 @@ type transport struct {
 
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
+	socket := t.egress.Socket
 	if t.egress.Ready != nil {
-		if err := t.egress.Ready(ctx); err != nil {
+		var err error
+		if socket, err = t.egress.Ready(ctx); err != nil {
 			if req.Body != nil {
 				req.Body.Close()
 			}
@@ -55,5 +57,5 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	out := req.Clone(ctx)
 	cr.Apply(out.Header)
-	return (&contract.Client{Socket: t.egress.Socket}).RoundTrip(out)
+	return (&contract.Client{Socket: socket}).RoundTrip(out)
 }

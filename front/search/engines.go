@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"slices"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -101,12 +100,10 @@ func (e *Engine) skip(req Request, query string) response.Reason {
 	return ""
 }
 
-// release frees the concurrency slots the call held.
-func release(sel []selected) {
-	for _, s := range sel {
-		if s.held {
-			<-s.slots
-		}
+// release frees the concurrency slot s held, once its request ended.
+func (s selected) release() {
+	if s.held {
+		<-s.slots
 	}
 }
 
@@ -140,18 +137,38 @@ func (p *Pipeline) execute(ctx context.Context, sel []selected, req engine.Reque
 	collectBy := start.Add(p.opts.Deadline - limits.S6ReservedAfter)
 	ctx, cancel := context.WithDeadline(ctx, collectBy)
 	defer cancel()
-	answers := make([]answer, len(sel))
-	var wg sync.WaitGroup
+	type indexed struct {
+		i int
+		a answer
+	}
+	done := make(chan indexed, len(sel))
 	for i, s := range sel {
-		wg.Add(1)
+		p.work.Add(1)
 		go func() {
-			defer wg.Done()
-			answers[i] = p.ask(ctx, s.Engine, req)
+			defer p.work.Done()
+			defer s.release()
+			done <- indexed{i, p.ask(ctx, s.Engine, req)}
 		}()
 	}
-	wg.Wait()
+	answers := make([]answer, len(sel))
+	for i, s := range sel {
+		answers[i] = answer{engine: s.Engine, class: response.ClassTimeout, err: context.DeadlineExceeded}
+	}
+	for range sel {
+		select {
+		case r := <-done:
+			answers[r.i] = r.a
+		case <-ctx.Done():
+			// An engine late past its cancellation: it counts as timed
+			// out, and its goroutine, cancelled, ends on its own (Wait).
+			return answers
+		}
+	}
 	return answers
 }
+
+// Wait waits until every engine request the pipeline started has ended.
+func (p *Pipeline) Wait() { p.work.Wait() }
 
 // ask asks one engine, isolated from the others (REQ-AGG-007).
 func (p *Pipeline) ask(ctx context.Context, e *Engine, req engine.Request) answer {

@@ -33,7 +33,7 @@ type fake struct {
 	queries  []string
 }
 
-func newFake(t *testing.T, h http.HandlerFunc) *fake {
+func newFake(t testing.TB, h http.HandlerFunc) *fake {
 	t.Helper()
 	f := &fake{}
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -67,7 +67,7 @@ type engineSpec struct {
 // testEgress starts a real egress in this process that admits the given
 // engines at their fakes' endpoints (plain http on loopback, as an
 // operator's explicit endpoint may be).
-func testEgress(t *testing.T, specs []engineSpec) outbound.Egress {
+func testEgress(t testing.TB, specs []engineSpec) outbound.Egress {
 	t.Helper()
 	engines := map[string][]policy.Endpoint{}
 	for _, s := range specs {
@@ -107,7 +107,7 @@ func testEgress(t *testing.T, specs []engineSpec) outbound.Egress {
 }
 
 // pipeline builds a pipeline of real drivers behind a real egress.
-func pipeline(t *testing.T, o Options, specs ...engineSpec) *Pipeline {
+func pipeline(t testing.TB, o Options, specs ...engineSpec) *Pipeline {
 	t.Helper()
 	out := testEgress(t, specs)
 	for _, s := range specs {

@@ -6,6 +6,7 @@ package search
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -47,6 +48,7 @@ type Options struct {
 // Pipeline runs searches; it is safe for concurrent use.
 type Pipeline struct {
 	opts Options
+	work sync.WaitGroup // engine requests in flight
 }
 
 // New returns a pipeline.
@@ -66,7 +68,6 @@ func (p *Pipeline) Search(ctx context.Context, req Request) (response.Search, *r
 		return response.Search{}, err
 	}
 	selected := p.selectEngines(req, query, &n)
-	defer release(selected)
 	if len(selected) == 0 {
 		return response.Search{}, response.Unavailable(response.ReasonNoEngine, -1)
 	}
