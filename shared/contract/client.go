@@ -18,6 +18,9 @@ var ErrEgressUnreachable = errors.New("contract: egress unreachable")
 // large chunks, read in few calls.
 const readBufSize = 64 << 10
 
+// readers are the answers' readers, reused across requests.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, readBufSize) }}
+
 // Client is an http.RoundTripper that sends every request to rypsok-egress
 // over its Unix socket in absolute form ("GET https://host/path"), one
 // connection per request. It is how the front reaches the network:
@@ -64,11 +67,14 @@ func (c *Client) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err := bw.Flush(); err != nil {
 		return fail(err)
 	}
-	resp, err := http.ReadResponse(bufio.NewReaderSize(conn, readBufSize), req)
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(conn)
+	resp, err := http.ReadResponse(br, req)
 	if err != nil {
+		readers.Put(br)
 		return fail(err)
 	}
-	resp.Body = &connBody{ReadCloser: resp.Body, conn: conn, stop: stop, ctx: ctx}
+	resp.Body = &connBody{ReadCloser: resp.Body, conn: conn, br: br, stop: stop, ctx: ctx}
 	return resp, nil
 }
 
@@ -83,6 +89,7 @@ func closeBody(req *http.Request) {
 type connBody struct {
 	io.ReadCloser
 	conn net.Conn
+	br   *bufio.Reader
 	stop func() bool
 	ctx  context.Context
 	once sync.Once
@@ -101,6 +108,8 @@ func (b *connBody) Close() error {
 		b.stop()
 		b.ReadCloser.Close()
 		b.conn.Close()
+		b.br.Reset(nil)
+		readers.Put(b.br)
 	})
 	return nil
 }
