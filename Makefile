@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
-LDFLAGS := -s -w -X github.com/rypsok/rypsok/egress/cli.version=$(VERSION) -X github.com/rypsok/rypsok/front/cli.version=$(VERSION)
+LDFLAGS := -s -w -X github.com/rypsok/rypsok/shared/version.stamp=$(VERSION)
 BIN := bin
 FUZZTIME ?= 5s
 

@@ -7,8 +7,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/rypsok/rypsok/shared/version"
 	"io"
-	"runtime/debug"
 	"strings"
 )
 
@@ -19,21 +19,8 @@ const (
 	ExitUsage   = 2
 )
 
-// version is stamped at build time with
-// -ldflags "-X github.com/rypsok/rypsok/egress/cli.version=v1.2.3".
-var version = ""
-
-// Version reports the egress's version: the stamped one, else the module
-// version, else "devel".
-func Version() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
-}
+// Version reports the version (shared/version).
+func Version() string { return version.String() }
 
 const usage = `usage:
   rypsok-egress [--config FILE] [--socket PATH]   serve until SIGTERM

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/rypsok/rypsok/front/config"
+	"github.com/rypsok/rypsok/front/health"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/front/telemetry"
 	"github.com/rypsok/rypsok/shared/limits"
@@ -34,6 +35,9 @@ type Options struct {
 	Metrics *telemetry.Metrics
 	// Search runs web_search's pipeline; nil answers no_engine.
 	Search Searcher
+	// Health gives the engines' breaker states and latencies for
+	// engine_status; nil reports every active engine closed, no latency.
+	Health *health.Tracker
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -49,6 +53,7 @@ type Services struct {
 	now      func() time.Time
 	search   *searcher
 	searcher Searcher
+	health   *health.Tracker
 }
 
 // New returns the services of o.Config.
@@ -67,6 +72,7 @@ func New(o Options) *Services {
 	}
 	s.search = newSearcher(o.Config)
 	s.searcher = o.Search
+	s.health = o.Health
 	return s
 }
 

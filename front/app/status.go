@@ -13,6 +13,14 @@ func (s *Services) Status(ctx context.Context) response.Status {
 	st := response.Status{Outcome: response.OutcomeOK, Notices: []response.Notice{}, Engines: []response.EngineStatus{}}
 	for _, e := range s.cfg.Engines {
 		es := response.EngineStatus{ID: e.ID, State: response.StateClosed}
+		if s.health != nil && e.State == config.EngineActive {
+			state, median, ok := s.health.State(e.ID)
+			es.State = state
+			if ok {
+				ms := median.Milliseconds()
+				es.LatencyMs = &ms
+			}
+		}
 		switch e.State {
 		case config.EngineDisabled:
 			es.State, es.Reason = response.StateDisabled, response.DisabledByOperator

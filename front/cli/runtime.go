@@ -11,8 +11,10 @@ import (
 	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/engine"
 	"github.com/rypsok/rypsok/front/engine/drivers"
+	"github.com/rypsok/rypsok/front/health"
 	"github.com/rypsok/rypsok/front/launcher"
 	"github.com/rypsok/rypsok/front/outbound"
+	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/front/search"
 	"github.com/rypsok/rypsok/front/telemetry"
 	"github.com/rypsok/rypsok/shared/contract"
@@ -24,7 +26,9 @@ type runtime struct {
 	cfg      config.Config
 	log      zerolog.Logger
 	local    *localEgress // nil in sidecar mode
-	socket   string       // the sidecar's socket
+	metrics  *telemetry.Metrics
+	health   *health.Tracker
+	socket   string // the sidecar's socket
 	services *app.Services
 }
 
@@ -62,12 +66,17 @@ func start(flagPath string, stderr io.Writer, env Env) (*runtime, error) {
 		}
 		r.local = startLocal(launcher.Options{Binary: bin, Config: cfg.EgressTOML, Stderr: stderr, Log: log})
 	}
+	r.metrics = telemetry.New()
+	r.health = health.New(health.Options{OnTransition: func(engine string, from, to response.EngineState) {
+		r.metrics.Transition(engine, string(from), string(to))
+		log.Info().Str("event", "breaker").Str("engine", engine).Str("from", string(from)).Str("to", string(to)).Send()
+	}})
 	pipeline, err := r.pipeline()
 	if err != nil {
 		r.close()
 		return nil, err
 	}
-	r.services = app.New(app.Options{Config: cfg, Log: log, Metrics: telemetry.New(), Search: pipeline})
+	r.services = app.New(app.Options{Config: cfg, Log: log, Metrics: r.metrics, Search: pipeline, Health: r.health})
 	return r, nil
 }
 
@@ -116,6 +125,8 @@ func (r *runtime) pipeline() (*search.Pipeline, error) {
 		SafeSearch:          string(r.cfg.Search.SafeSearch),
 		Deadline:            r.cfg.Search.Deadline,
 		Log:                 r.log,
+		Health:              r.health,
+		Metrics:             r.metrics,
 	}), nil
 }
 

@@ -4,6 +4,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"net"
+	"net/http"
+	"time"
 
 	"github.com/rypsok/rypsok/front/mcpserver"
 )
@@ -34,6 +37,14 @@ func serveCmd(ctx context.Context, args []string, st Streams, env Env) int {
 		return ExitInvalid
 	}
 	defer r.close()
+	if r.cfg.MetricsListen != "" {
+		stop, err := serveMetrics(r)
+		if err != nil {
+			printLines(st.Stderr, err)
+			return ExitInvalid
+		}
+		defer stop()
+	}
 	opts := mcpserver.Options{
 		Services:          r.services,
 		Version:           Version(),
@@ -45,4 +56,26 @@ func serveCmd(ctx context.Context, args []string, st Streams, env Env) int {
 		return ExitInvalid
 	}
 	return ExitOK
+}
+
+// serveMetrics serves the counters on the loopback [telemetry]
+// metrics_listen, GET /metrics only, until stop.
+func serveMetrics(r *runtime) (stop func(), err error) {
+	ln, err := net.Listen("tcp", r.cfg.MetricsListen)
+	if err != nil {
+		return nil, fmt.Errorf("metrics listener: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", r.metrics.Handler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		srv.Serve(ln)
+	}()
+	r.log.Info().Str("event", "metrics").Str("listen", ln.Addr().String()).Send()
+	return func() {
+		srv.Close()
+		<-done
+	}, nil
 }

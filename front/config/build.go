@@ -3,6 +3,7 @@ package config
 import (
 	"crypto/x509"
 	"fmt"
+	"net/netip"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -34,6 +35,13 @@ func build(f file, order []string, env func(string) string) (Config, []error) {
 		Fetch:   p.fetch(f.Fetch),
 		Egress:  p.egress(f.Egress),
 		Privacy: Privacy{SecretDetection: p.secretMode(f.Privacy.SecretDetection)},
+	}
+	if m := f.Telemetry.MetricsListen; m != "" {
+		ap, err := netip.ParseAddrPort(m)
+		if err != nil || !ap.Addr().IsLoopback() {
+			p.add("telemetry.metrics_listen", "want a loopback ip:port such as 127.0.0.1:9465")
+		}
+		c.MetricsListen = m
 	}
 	if !validContact(c.Service.Contact) {
 		p.add("service.contact", "want at most 128 printable ASCII characters without ( ) or ;")

@@ -36,6 +36,10 @@ type Config struct {
 	// LogLevel is the level of the log ([logging] level); info by default
 	// (LIM-P2).
 	LogLevel zerolog.Level
+	// MetricsListen is the loopback "ip:port" where the counters are
+	// served in the Prometheus text format ([telemetry] metrics_listen);
+	// "" (the default) serves nothing.
+	MetricsListen string
 	// Engines are the configured engines in preference order: the order
 	// of their [engines.<id>] tables in the file. A file that configures
 	// no engine gets the default set (wikipedia, then brave), as Default.

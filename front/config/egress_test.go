@@ -35,6 +35,9 @@ func TestEgressTOMLRoundTrip(t *testing.T) {
 			"wiki-local": {endpoint("http://127.0.0.1:8080/wiki")},
 			"brave":      {public("https://api.search.brave.com")},
 		}},
+		{"a searxng instance on loopback", searxng(t), map[string][]policy.Endpoint{
+			"searx": {endpoint("http://127.0.0.1:8888/searxng")},
+		}},
 		{"wikipedia in five languages", languages(t, "en", "ja", "zh-tw", "nb", "pt-br"), map[string][]policy.Endpoint{
 			"wikipedia": {
 				public("https://en.wikipedia.org"), public("https://ja.wikipedia.org"), public("https://zh.wikipedia.org"),
@@ -94,6 +97,17 @@ func public(raw string) policy.Endpoint {
 func languages(t *testing.T, langs ...string) Config {
 	t.Helper()
 	c, err := Parse([]byte(minimal+"[search]\nlanguages = [\""+strings.Join(langs, `", "`)+"\"]\n[engines.wikipedia]\ntype = \"wikipedia\"\n"), noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// searxng is a configuration of one SearXNG instance on loopback, its
+// port admitted by an allow rule.
+func searxng(t *testing.T) Config {
+	t.Helper()
+	c, err := Parse([]byte(minimal+"[egress]\nallow = [\"127.0.0.1:8888\"]\n[engines.searx]\ntype = \"searxng\"\nendpoint = \"http://127.0.0.1:8888/searxng\"\n"), noEnv)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,8 +54,10 @@ type Engine struct {
 	// Weight is its rank-fusion weight, in (0, 10]; 1 by default.
 	Weight float64
 	// Endpoint replaces the provider's base URL; nil (the default) means
-	// the type's own endpoints (Type.DefaultEndpoints). EndpointRaw is the
-	// endpoint as written, "" when nil.
+	// the type's own endpoints (Type.DefaultEndpoints). A type with
+	// EndpointRequired has none of its own: its engines are refused
+	// without an endpoint. EndpointRaw is the endpoint as written, "" when
+	// nil.
 	Endpoint    *policy.Endpoint
 	EndpointRaw string
 	// KeyEnv and KeyFile say where the credential is read: an environment
@@ -148,8 +150,11 @@ func (p *problems) engine(id string, f engineFile, allow policy.Rules, env func(
 	}
 	e.Categories = p.categories(field, f.Categories, t)
 	e.KeyEnv, e.KeyFile = p.keySource(field, f, t)
-	if f.Endpoint != "" {
+	switch {
+	case f.Endpoint != "":
 		e.Endpoint, e.EndpointRaw = p.endpoint(field+".endpoint", f.Endpoint, allow), f.Endpoint
+	case t.EndpointRequired:
+		p.add(field+".endpoint", "required for type %s: the URL of the operator's own instance, such as \"https://searx.example.org\"", t.Name)
 	}
 	e.State, e.Credential, e.StateReason = state(e, t, env)
 	return e

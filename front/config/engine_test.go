@@ -167,6 +167,42 @@ func TestNoEnginesInAFileMeansTheDefaultSet(t *testing.T) {
 	}
 }
 
+// TestSearXNGEngine checks the one type without a provider of its own:
+// keyless, general by default, active with the endpoint it requires, and
+// refused without one (the FieldError names engines.<id>.endpoint).
+func TestSearXNGEngine(t *testing.T) {
+	c, err := Parse([]byte(minimal+"[engines.searx]\ntype = \"searxng\"\nendpoint = \"https://searx.example.org/searxng\"\n"), noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := c.Engines[0]
+	if e.State != EngineActive || e.KeyEnv != "" || e.Credential != "" || !slices.Equal(e.Categories, []string{"general"}) ||
+		e.Endpoint == nil || e.EndpointRaw != "https://searx.example.org/searxng" {
+		t.Errorf("got %+v, want an active keyless general engine at its endpoint", e)
+	}
+	ty, ok := LookupType("searxng")
+	if !ok || ty.Keyed || !ty.EndpointRequired || ty.DefaultEndpoints([]string{"en"}) != nil {
+		t.Errorf("type searxng: got %+v", ty)
+	}
+	want := Capabilities{Language: true, SafeSearch: true, TimeRange: true}
+	if ty.Capabilities != want {
+		t.Errorf("capabilities: got %+v, want %+v", ty.Capabilities, want)
+	}
+
+	_, err = Parse([]byte(minimal+"[engines.searx]\ntype = \"searxng\"\n"), noEnv)
+	fes := fieldErrors(err)
+	if len(fes) != 1 || fes[0].Field != "engines.searx.endpoint" || !strings.Contains(fes[0].Problem, "required") {
+		t.Errorf("without an endpoint: got %v, want one FieldError of engines.searx.endpoint", err)
+	}
+	for _, name := range TypeNames() {
+		if ty, _ := LookupType(name); !ty.EndpointRequired {
+			if _, err := Parse([]byte(minimal+"[engines.e]\ntype = \""+name+"\"\n"), noEnv); err != nil {
+				t.Errorf("type %s without an endpoint: got %v, want it accepted", name, err)
+			}
+		}
+	}
+}
+
 func TestTypeTable(t *testing.T) {
 	for _, name := range TypeNames() {
 		ty, ok := LookupType(name)
@@ -200,6 +236,7 @@ func TestDefaultEndpoints(t *testing.T) {
 		{"wikipedia, nb is served by no", "wikipedia", []string{"nb"}, []string{"https://no.wikipedia.org"}},
 		{"wikipedia, one host for two regions", "wikipedia", []string{"en", "en-gb", "zh-tw", "zh-cn"}, []string{"https://en.wikipedia.org", "https://zh.wikipedia.org"}},
 		{"brave, one endpoint", "brave", []string{"en", "ja"}, []string{"https://api.search.brave.com"}},
+		{"searxng, none of its own", "searxng", []string{"en", "ja"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ty, _ := LookupType(tc.typ)

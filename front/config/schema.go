@@ -25,6 +25,9 @@ type file struct {
 	Logging struct {
 		Level string `toml:"level"`
 	} `toml:"logging"`
+	Telemetry struct {
+		MetricsListen string `toml:"metrics_listen"`
+	} `toml:"telemetry"`
 	Engines map[string]engineFile `toml:"engines"`
 }
 

@@ -21,6 +21,7 @@ func Categories() []string {
 const (
 	typeWikipedia = "wikipedia"
 	typeBrave     = "brave"
+	typeSearXNG   = "searxng"
 )
 
 // Type is what rypsok knows of an engine type (a driver) before any
@@ -39,9 +40,14 @@ type Type struct {
 	Categories []string
 	// Capabilities are the request parameters the provider honors.
 	Capabilities Capabilities
+	// EndpointRequired reports whether an engine of this type must set
+	// endpoint: the type has no provider of its own (a SearXNG instance is
+	// the operator's), so DefaultEndpoints gives none.
+	EndpointRequired bool
 
-	// baseURL is the provider's base URL; when perLanguage, "{wiki}"
-	// stands for the host label of each configured language.
+	// baseURL is the provider's base URL, "" for a type whose endpoint is
+	// required; when perLanguage, "{wiki}" stands for the host label of
+	// each configured language.
 	baseURL     string
 	perLanguage bool
 	// wikiLabels maps a language's primary subtag to its host label where
@@ -76,6 +82,12 @@ var types = map[string]Type{
 		Capabilities: Capabilities{Language: true, Region: true, SafeSearch: true, TimeRange: true},
 		baseURL:      "https://api.search.brave.com",
 	},
+	typeSearXNG: {
+		Name:             typeSearXNG,
+		Categories:       []string{string(response.CategoryGeneral)},
+		Capabilities:     Capabilities{Language: true, SafeSearch: true, TimeRange: true},
+		EndpointRequired: true,
+	},
 }
 
 // LookupType returns the row of the type table named name; ok is false
@@ -99,9 +111,13 @@ func TypeNames() []string {
 // DefaultEndpoints returns the provider's own base URLs for the search
 // languages: one per distinct language host for a per-language provider
 // (Wikipedia: "en" and "en-gb" both give https://en.wikipedia.org), else
-// the one base URL. The first is the engine's main endpoint.
+// the one base URL; none for a type whose endpoint is required. The
+// first is the engine's main endpoint.
 func (t Type) DefaultEndpoints(languages []string) []string {
-	if !t.perLanguage {
+	switch {
+	case t.baseURL == "":
+		return nil
+	case !t.perLanguage:
 		return []string{t.baseURL}
 	}
 	var urls []string

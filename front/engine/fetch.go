@@ -105,10 +105,10 @@ func RetryAfter(h http.Header) time.Duration {
 	if err != nil || n <= 0 {
 		return 0
 	}
-	if d := time.Duration(n) * time.Second; d < maxRetryAfter {
-		return d
+	if n >= int64(maxRetryAfter/time.Second) {
+		return maxRetryAfter // compared before multiplying: no overflow
 	}
-	return maxRetryAfter
+	return time.Duration(n) * time.Second
 }
 
 // MediaType reports the answer's media type, lower-cased, without

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 type failing struct{}
@@ -22,5 +23,19 @@ func TestFetchErrorsNeverCarryTheQuery(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), "very-private-query") || strings.Contains(err.Error(), "engine.test") {
 		t.Fatalf("error %q carries the URL", err)
+	}
+}
+
+func TestRetryAfterIsCappedWithoutOverflow(t *testing.T) {
+	for _, tc := range []struct {
+		v    string
+		want time.Duration
+	}{
+		{"", 0}, {"0", 0}, {"-5", 0}, {"soon", 0}, {"5", 5 * time.Second},
+		{"3600", time.Hour}, {"3601", time.Hour}, {"12444444440", time.Hour}, {"9223372036854775807", time.Hour},
+	} {
+		if got := RetryAfter(http.Header{"Retry-After": {tc.v}}); got != tc.want {
+			t.Errorf("Retry-After %q: got %v, want %v", tc.v, got, tc.want)
+		}
 	}
 }

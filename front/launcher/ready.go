@@ -81,8 +81,7 @@ func pollHealthz(ctx context.Context, socket string, ready func(via string)) {
 func healthz(ctx context.Context, socket string) error {
 	ctx, cancel := context.WithTimeout(ctx, pollTimeout)
 	defer cancel()
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "unix", socket)
+	conn, err := new(net.Dialer).DialContext(ctx, "unix", socket)
 	if err != nil {
 		return err
 	}

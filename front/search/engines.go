@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"slices"
 	"time"
@@ -43,10 +44,12 @@ func NewEngine(id string, categories []string, weight float64, d engine.Driver, 
 // Properties are the driver's declared properties.
 func (e *Engine) Properties() engine.Properties { return e.props }
 
-// selected is an engine chosen for one call, holding its concurrency slot.
+// selected is an engine chosen for one call, holding its concurrency
+// slot and, when its breaker is half open, the one probe.
 type selected struct {
 	*Engine
-	held bool
+	held  bool
+	probe bool
 }
 
 // selectEngines is REQ-ENG-007: the engines of the category in preference
@@ -66,11 +69,17 @@ func (p *Pipeline) selectEngines(req Request, query string, n *notices) []select
 			n.engineNotice(response.NoticeEngineSkipped, e.ID, string(reason))
 			continue
 		}
+		ok, probe := p.admit(e.ID)
+		if !ok {
+			n.engineNotice(response.NoticeEngineSkipped, e.ID, string(response.ReasonCooldown))
+			continue
+		}
 		held := e.slots != nil
 		if held {
 			select {
 			case e.slots <- struct{}{}:
 			default:
+				p.abandon(e.ID, probe)
 				n.engineNotice(response.NoticeEngineSkipped, e.ID, string(response.ReasonRateLimited))
 				continue
 			}
@@ -79,10 +88,11 @@ func (p *Pipeline) selectEngines(req Request, query string, n *notices) []select
 			if held {
 				<-e.slots
 			}
+			p.abandon(e.ID, probe)
 			n.engineNotice(response.NoticeEngineSkipped, e.ID, string(response.ReasonRateLimited))
 			continue
 		}
-		out = append(out, selected{Engine: e, held: held})
+		out = append(out, selected{Engine: e, held: held, probe: probe})
 	}
 	return out
 }
@@ -147,7 +157,7 @@ func (p *Pipeline) execute(ctx context.Context, sel []selected, req engine.Reque
 		go func() {
 			defer p.work.Done()
 			defer s.release()
-			done <- indexed{i, p.ask(ctx, s.Engine, req)}
+			done <- indexed{i, p.ask(ctx, s, req)}
 		}()
 	}
 	answers := make([]answer, len(sel))
@@ -170,21 +180,53 @@ func (p *Pipeline) execute(ctx context.Context, sel []selected, req engine.Reque
 // Wait waits until every engine request the pipeline started has ended.
 func (p *Pipeline) Wait() { p.work.Wait() }
 
-// ask asks one engine, isolated from the others (REQ-AGG-007).
-func (p *Pipeline) ask(ctx context.Context, e *Engine, req engine.Request) answer {
+// ask asks one engine, isolated from the others (REQ-AGG-007), and
+// reports the outcome to its breaker.
+func (p *Pipeline) ask(ctx context.Context, s selected, req engine.Request) answer {
 	ctx, cancel := context.WithTimeout(ctx, limits.S5EngineTimeout)
 	defer cancel()
 	start := time.Now()
-	results, err := e.driver.Search(ctx, e.client, req)
-	a := answer{engine: e, results: results, err: err, took: time.Since(start)}
+	results, err := s.driver.Search(ctx, s.client, req)
+	a := answer{engine: s.Engine, results: results, err: err, took: time.Since(start)}
+	var retryAfter time.Duration
 	if err != nil {
 		a.class = engine.ClassOf(err)
 		if ctx.Err() != nil {
 			a.class = response.ClassTimeout
 		}
+		var ee *engine.Error
+		if errors.As(err, &ee) {
+			retryAfter = ee.RetryAfter
+		}
 	}
+	if p.opts.Health != nil {
+		p.opts.Health.Done(s.ID, s.probe, a.class, retryAfter, a.took)
+	}
+	p.opts.Metrics.EngineRequest(s.ID, resultLabel(a.class))
 	p.logAnswer(a)
 	return a
+}
+
+func resultLabel(c response.EngineClass) string {
+	if c == "" {
+		return "ok"
+	}
+	return string(c)
+}
+
+// admit asks the engine's breaker whether a request may go now.
+func (p *Pipeline) admit(id string) (ok, probe bool) {
+	if p.opts.Health == nil {
+		return true, false
+	}
+	return p.opts.Health.Admit(id)
+}
+
+// abandon gives back a probe that will not be sent.
+func (p *Pipeline) abandon(id string, probe bool) {
+	if p.opts.Health != nil && probe {
+		p.opts.Health.Abandon(id, probe)
+	}
 }
 
 func (p *Pipeline) logAnswer(a answer) {

@@ -12,7 +12,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/rypsok/rypsok/front/config"
+	"github.com/rypsok/rypsok/front/health"
 	"github.com/rypsok/rypsok/front/response"
+	"github.com/rypsok/rypsok/front/telemetry"
 	"github.com/rypsok/rypsok/shared/limits"
 )
 
@@ -43,6 +45,11 @@ type Options struct {
 	// Log receives one line per engine request and the privacy check's
 	// warnings; never query text.
 	Log zerolog.Logger
+	// Health holds each engine's circuit breaker and latencies; nil means
+	// no breaker.
+	Health *health.Tracker
+	// Metrics counts engine requests by result; nil counts nothing.
+	Metrics *telemetry.Metrics
 }
 
 // Pipeline runs searches; it is safe for concurrent use.

@@ -13,9 +13,11 @@ import (
 
 // Metrics are the front's counters. A nil *Metrics counts nothing.
 type Metrics struct {
-	reg     *prometheus.Registry
-	calls   *prometheus.CounterVec
-	refused *prometheus.CounterVec
+	reg         *prometheus.Registry
+	calls       *prometheus.CounterVec
+	refused     *prometheus.CounterVec
+	engine      *prometheus.CounterVec
+	transitions *prometheus.CounterVec
 }
 
 // New returns fresh counters in their own registry.
@@ -30,8 +32,16 @@ func New() *Metrics {
 			Name: "rypsok_refused_calls_total",
 			Help: "Tool calls answered with an error, by tool, error kind and reason.",
 		}, []string{"tool", "kind", "reason"}),
+		engine: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "rypsok_engine_requests_total",
+			Help: "Engine requests by engine and result: ok or the engine error class.",
+		}, []string{"engine", "result"}),
+		transitions: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "rypsok_breaker_transitions_total",
+			Help: "Circuit breaker transitions by engine and the states left and entered.",
+		}, []string{"engine", "from", "to"}),
 	}
-	m.reg.MustRegister(m.calls, m.refused)
+	m.reg.MustRegister(m.calls, m.refused, m.engine, m.transitions)
 	return m
 }
 
@@ -46,6 +56,20 @@ func (m *Metrics) Answered(tool, outcome string) {
 func (m *Metrics) Refused(tool, kind, reason string) {
 	if m != nil {
 		m.refused.WithLabelValues(tool, kind, reason).Inc()
+	}
+}
+
+// EngineRequest counts one engine request: result is "ok" or its class.
+func (m *Metrics) EngineRequest(engine, result string) {
+	if m != nil {
+		m.engine.WithLabelValues(engine, result).Inc()
+	}
+}
+
+// Transition counts a circuit breaker's change of state.
+func (m *Metrics) Transition(engine, from, to string) {
+	if m != nil {
+		m.transitions.WithLabelValues(engine, from, to).Inc()
 	}
 }
 

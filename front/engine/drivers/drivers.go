@@ -10,6 +10,7 @@ import (
 
 	"github.com/rypsok/rypsok/front/engine"
 	"github.com/rypsok/rypsok/front/engine/brave"
+	"github.com/rypsok/rypsok/front/engine/searxng"
 	"github.com/rypsok/rypsok/front/engine/wikipedia"
 )
 
@@ -20,6 +21,7 @@ var ErrUnknownType = errors.New("drivers: unknown engine type")
 var Factories = map[string]engine.Factory{
 	wikipedia.Type: wikipedia.New,
 	brave.Type:     brave.New,
+	searxng.Type:   searxng.New,
 }
 
 // New builds the driver of type typ from cfg; an unknown type wraps

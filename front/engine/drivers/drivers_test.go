@@ -14,6 +14,7 @@ import (
 	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/engine"
 	"github.com/rypsok/rypsok/front/engine/brave"
+	"github.com/rypsok/rypsok/front/engine/searxng"
 	"github.com/rypsok/rypsok/front/engine/wikipedia"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/shared/limits"
@@ -24,6 +25,20 @@ var testConfig = engine.Config{
 	Credential: "test-key",
 	UserAgent:  "rypsok/test (+https://github.com/rypsok/rypsok; ops@example.org)",
 	Languages:  []string{"en", "ja"},
+}
+
+// testEndpoint is the endpoint of the types without a provider of their
+// own (config's Type.EndpointRequired).
+const testEndpoint = "https://searx.example.org"
+
+// configFor returns testConfig for an engine of type typ: with
+// testEndpoint when the type requires an endpoint.
+func configFor(typ string) engine.Config {
+	cfg := testConfig
+	if t, _ := config.LookupType(typ); t.EndpointRequired {
+		cfg.Endpoint = testEndpoint
+	}
+	return cfg
 }
 
 // TestTypesMatchConfig checks that the registry and config's type table
@@ -48,7 +63,9 @@ func TestNew(t *testing.T) {
 	}{
 		{"wikipedia builds", wikipedia.Type, testConfig, nil},
 		{"brave builds with a key", brave.Type, testConfig, nil},
+		{"searxng builds with an endpoint", searxng.Type, configFor(searxng.Type), nil},
 		{"brave without a key gives the driver's error", brave.Type, engine.Config{UserAgent: "ua"}, brave.ErrNoCredential},
+		{"searxng without an endpoint gives the driver's error", searxng.Type, testConfig, searxng.ErrNoEndpoint},
 		{"wikipedia without a User-Agent gives the driver's error", wikipedia.Type, engine.Config{Languages: []string{"en"}}, wikipedia.ErrNoUserAgent},
 		{"an unknown type is refused", "duckduckgo", testConfig, ErrUnknownType},
 		{"the empty type is refused", "", testConfig, ErrUnknownType},
@@ -73,7 +90,7 @@ func TestNew(t *testing.T) {
 func TestPropertiesWithinLimits(t *testing.T) {
 	for typ := range Factories {
 		t.Run(typ, func(t *testing.T) {
-			d, err := New(typ, testConfig)
+			d, err := New(typ, configFor(typ))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -106,7 +123,7 @@ func TestAdmissionRecords(t *testing.T) {
 	for typ := range Factories {
 		t.Run(typ, func(t *testing.T) {
 			rows := recordRows(t, filepath.Join("..", "..", "..", "docs", "engines", typ+".md"))
-			d, err := New(typ, testConfig)
+			d, err := New(typ, configFor(typ))
 			if err != nil {
 				t.Fatal(err)
 			}

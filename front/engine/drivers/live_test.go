@@ -1,16 +1,21 @@
 //go:build live
 
 // Live tests (REQ-TEST-003): each driver asks its real provider through a
-// real rypsok-egress, started from the zero configuration the way
-// `rypsok serve` starts it. Run with `go test -tags live ./front/engine/drivers/`;
-// Brave needs BRAVE_API_KEY, RYPSOK_CONTACT sets the User-Agent's contact.
+// real rypsok-egress, started from the zero configuration (SearXNG: a
+// configuration naming the instance) the way `rypsok serve` starts it.
+// Run with `go test -tags live ./front/engine/drivers/`; Brave needs
+// BRAVE_API_KEY, SearXNG SEARXNG_URL (an instance with format=json
+// enabled and its limiter off, as docs/engines/searxng.md says),
+// RYPSOK_CONTACT sets the User-Agent's contact.
 
 package drivers
 
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,7 +34,7 @@ import (
 const liveQuery = "Go programming language"
 
 func TestLiveWikipedia(t *testing.T) {
-	res := liveSearch(t, "wikipedia", os.Getenv)
+	res := liveSearch(t, config.Default(os.Getenv), "wikipedia", os.Getenv)
 	for _, r := range res {
 		if strings.HasPrefix(r.URL, "https://en.wikipedia.org/wiki/") {
 			return
@@ -42,7 +47,7 @@ func TestLiveBrave(t *testing.T) {
 	if os.Getenv("BRAVE_API_KEY") == "" {
 		t.Skip("BRAVE_API_KEY is not set")
 	}
-	res := liveSearch(t, "brave", os.Getenv)
+	res := liveSearch(t, config.Default(os.Getenv), "brave", os.Getenv)
 	for _, r := range res {
 		if strings.HasPrefix(r.URL, "https://") && r.Title != "" {
 			return
@@ -51,15 +56,48 @@ func TestLiveBrave(t *testing.T) {
 	t.Errorf("no https result among %d results: %+v", len(res), res)
 }
 
-// liveSearch builds rypsok-egress, starts it from the zero configuration
-// read with env, and asks the engine id for liveQuery through it.
-func liveSearch(t *testing.T, id string, env func(string) string) []engine.Result {
+func TestLiveSearXNG(t *testing.T) {
+	endpoint := os.Getenv("SEARXNG_URL")
+	if endpoint == "" {
+		t.Skip("SEARXNG_URL is not set")
+	}
+	res := liveSearch(t, searxngConfig(t, endpoint), "searxng", os.Getenv)
+	for _, r := range res {
+		if (strings.HasPrefix(r.URL, "https://") || strings.HasPrefix(r.URL, "http://")) && r.Title != "" && r.Decoded {
+			return
+		}
+	}
+	t.Errorf("no decoded http(s) result among %d results: %+v", len(res), res)
+}
+
+// searxngConfig parses a configuration of one SearXNG engine at endpoint,
+// with an [egress] allow rule for its port when that is outside LIM-F8.
+func searxngConfig(t *testing.T, endpoint string) config.Config {
+	t.Helper()
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		t.Fatalf("SEARXNG_URL: %v", err)
+	}
+	file := "config_version = 1\n"
+	if p := u.Port(); p != "" && p != "80" && p != "443" {
+		file += fmt.Sprintf("[egress]\nallow = [%q]\n", u.Host)
+	}
+	file += fmt.Sprintf("[engines.searxng]\ntype = \"searxng\"\nendpoint = %q\n", endpoint)
+	cfg, err := config.Parse([]byte(file), os.Getenv)
+	if err != nil {
+		t.Fatalf("SEARXNG_URL: %v", err)
+	}
+	return cfg
+}
+
+// liveSearch builds rypsok-egress, starts it from cfg, and asks the engine
+// id for liveQuery through it; env gives RYPSOK_CONTACT.
+func liveSearch(t *testing.T, cfg config.Config, id string, env func(string) string) []engine.Result {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "rypsok-egress")
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/rypsok/rypsok/cmd/rypsok-egress").CombinedOutput(); err != nil {
 		t.Fatalf("building rypsok-egress: %v\n%s", err, out)
 	}
-	cfg := config.Default(env)
 	var ec *config.Engine
 	for i := range cfg.Engines {
 		if cfg.Engines[i].ID == id {
@@ -67,7 +105,7 @@ func liveSearch(t *testing.T, id string, env func(string) string) []engine.Resul
 		}
 	}
 	if ec == nil || ec.State != config.EngineActive {
-		t.Fatalf("engine %s is not active in the zero configuration", id)
+		t.Fatalf("engine %s is not active in the configuration", id)
 	}
 
 	var stderr lockedBuffer
