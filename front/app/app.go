@@ -136,6 +136,7 @@ func (s *Services) admit(ctx context.Context, tool string, raw json.RawMessage, 
 	defer func() { <-s.inflight }()
 	ctx, cancel := context.WithTimeout(ctx, max)
 	defer cancel()
+	ctx = log.WithContext(ctx) // every event of the call carries its request id and caller
 	return s.run(ctx, tool, raw, log)
 }
 

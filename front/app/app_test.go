@@ -4,11 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/response"
+	"github.com/rypsok/rypsok/front/search"
 	"github.com/rypsok/rypsok/front/telemetry"
 	"github.com/rypsok/rypsok/shared/limits"
 )
@@ -108,4 +113,49 @@ func TestRefusedCallsAreCountedPerToolAndReason(t *testing.T) {
 	if n := m.RefusedCount(response.ToolWebSearch, "invalid_request", ""); n != 1 {
 		t.Errorf("invalid_request count %v", n)
 	}
+}
+
+func TestEveryEventOfACallCarriesItsRequestIDAndCaller(t *testing.T) {
+	var logs strings.Builder
+	var mu sync.Mutex
+	w := zerolog.SyncWriter(writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return logs.Write(p)
+	}))
+	searcher := searcherFunc(func(ctx context.Context, req search.Request) (response.Search, *response.Error) {
+		zerolog.Ctx(ctx).Info().Str("event", "engine").Send()
+		return response.Search{Outcome: response.OutcomeEmpty, Notices: []response.Notice{}, Results: []response.Result{}}, nil
+	})
+	s := New(Options{Config: config.Default(noEnv), Log: zerolog.New(w), Search: searcher})
+	s.Call(context.Background(), "alice", response.ToolWebSearch, json.RawMessage(`{"query":"secret plans"}`))
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("lines %q", lines)
+	}
+	var id string
+	for _, line := range lines {
+		var m map[string]any
+		json.Unmarshal([]byte(line), &m)
+		if m["caller"] != "alice" || m["request_id"] == nil || m["request_id"] == "" {
+			t.Errorf("line lacks request_id or caller: %s", line)
+		}
+		if id != "" && m["request_id"] != id {
+			t.Errorf("request ids differ: %s", line)
+		}
+		id, _ = m["request_id"].(string)
+		if strings.Contains(line, "secret plans") {
+			t.Errorf("line carries the query: %s", line)
+		}
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+type searcherFunc func(context.Context, search.Request) (response.Search, *response.Error)
+
+func (f searcherFunc) Search(ctx context.Context, req search.Request) (response.Search, *response.Error) {
+	return f(ctx, req)
 }

@@ -203,7 +203,7 @@ func (p *Pipeline) ask(ctx context.Context, s selected, req engine.Request) answ
 		p.opts.Health.Done(s.ID, s.probe, a.class, retryAfter, a.took)
 	}
 	p.opts.Metrics.EngineRequest(s.ID, resultLabel(a.class))
-	p.logAnswer(a)
+	p.logAnswer(ctx, a)
 	return a
 }
 
@@ -229,11 +229,12 @@ func (p *Pipeline) abandon(id string, probe bool) {
 	}
 }
 
-func (p *Pipeline) logAnswer(a answer) {
-	ev := p.opts.Log.Info().Str("event", "engine").Str("engine", a.engine.ID).Int64("latency_ms", a.took.Milliseconds())
+func (p *Pipeline) logAnswer(ctx context.Context, a answer) {
+	log := p.logger(ctx)
+	ev := log.Info().Str("event", "engine").Str("engine", a.engine.ID).Int64("latency_ms", a.took.Milliseconds())
 	if a.class != "" {
 		ev.Str("class", string(a.class)).Send()
-		p.opts.Log.Debug().Str("event", "engine_error").Str("engine", a.engine.ID).Str("detail", truncate(a.err.Error(), 200)).Send()
+		log.Debug().Str("event", "engine_error").Str("engine", a.engine.ID).Str("detail", truncate(a.err.Error(), 200)).Send()
 		return
 	}
 	ev.Int("results", len(a.results)).Send()

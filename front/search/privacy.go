@@ -1,6 +1,8 @@
 package search
 
 import (
+	"context"
+
 	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/front/secrets"
@@ -10,7 +12,7 @@ import (
 // leaves: refuse (denied, secret_in_query, with the kind and position of
 // the first secret), mask (each secret replaced; credential_masked), warn
 // (a warning in the log, the query goes on) or off.
-func (p *Pipeline) privacy(query string, n *notices) (string, *response.Error) {
+func (p *Pipeline) privacy(ctx context.Context, query string, n *notices) (string, *response.Error) {
 	if p.opts.Secrets == config.SecretOff {
 		return query, nil
 	}
@@ -23,7 +25,7 @@ func (p *Pipeline) privacy(query string, n *notices) (string, *response.Error) {
 		n.add(response.NoticeCredentialMasked, len(found))
 		return secrets.Mask(query, found), nil
 	case config.SecretWarn:
-		p.opts.Log.Warn().Str("event", "secret_in_query").Str("kind", string(found[0].Kind)).Int("count", len(found)).Send()
+		p.logger(ctx).Warn().Str("event", "secret_in_query").Str("kind", string(found[0].Kind)).Int("count", len(found)).Send()
 		return query, nil
 	}
 	return "", response.DeniedSecret(response.ReasonSecretInQuery, string(found[0].Kind), found[0].Position)

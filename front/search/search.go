@@ -70,7 +70,7 @@ func New(o Options) *Pipeline {
 func (p *Pipeline) Search(ctx context.Context, req Request) (response.Search, *response.Error) {
 	start := time.Now()
 	var n notices
-	query, err := p.privacy(req.Query, &n)
+	query, err := p.privacy(ctx, req.Query, &n)
 	if err != nil {
 		return response.Search{}, err
 	}
@@ -108,4 +108,13 @@ func allFailed(answers []answer) *response.Error {
 		}
 	}
 	return response.Unavailable(response.ReasonDeadline, -1)
+}
+
+// logger is the call's logger (carrying its request id and caller) when
+// the caller put one in ctx, else the pipeline's own.
+func (p *Pipeline) logger(ctx context.Context) *zerolog.Logger {
+	if l := zerolog.Ctx(ctx); l.GetLevel() != zerolog.Disabled {
+		return l
+	}
+	return &p.opts.Log
 }
