@@ -72,6 +72,16 @@ type Properties struct {
 	MaxBodyBytes int64
 }
 
+// AllTimeRanges returns every time_range value (response.TimeRanges), for
+// the Properties.TimeRanges of an engine that honors them all.
+func AllTimeRanges() []string {
+	ranges := make([]string, 0, len(response.TimeRanges))
+	for _, r := range response.TimeRanges {
+		ranges = append(ranges, string(r))
+	}
+	return ranges
+}
+
 // Error is a classified engine failure. Class is one of
 // response.EngineClasses; RetryAfter is the provider's Retry-After or
 // rate-limit reset when it gave one.

@@ -26,6 +26,23 @@ type Answer struct {
 	Body   []byte
 }
 
+// NewRequest builds the GET request of api with the query q, asking for
+// JSON and naming userAgent when it is not "". Its error is an *Error of
+// class bad_response.
+func NewRequest(api *url.URL, q url.Values, userAgent string) (*http.Request, error) {
+	u := *api
+	u.RawQuery = q.Encode()
+	hr, err := http.NewRequest(http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, Errorf(response.ClassBadResponse, "building the request: %v", err)
+	}
+	hr.Header.Set("Accept", "application/json")
+	if userAgent != "" {
+		hr.Header.Set("User-Agent", userAgent)
+	}
+	return hr, nil
+}
+
 // Fetch sends req with c (whose transport is the egress) and reads the
 // whole answer, at most maxBytes of body. It classifies what the egress
 // and the network can go wrong with: a refusal of the egress (denied for a

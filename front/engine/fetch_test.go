@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -37,5 +38,29 @@ func TestRetryAfterIsCappedWithoutOverflow(t *testing.T) {
 		if got := RetryAfter(http.Header{"Retry-After": {tc.v}}); got != tc.want {
 			t.Errorf("Retry-After %q: got %v, want %v", tc.v, got, tc.want)
 		}
+	}
+}
+
+func TestNewRequest(t *testing.T) {
+	api := &url.URL{Scheme: "https", Host: "engine.test", Path: "/search"}
+	hr, err := NewRequest(api, url.Values{"q": {"a b"}}, "rypsok/test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hr.Method != http.MethodGet || hr.URL.String() != "https://engine.test/search?q=a+b" {
+		t.Errorf("request %s %s", hr.Method, hr.URL)
+	}
+	if hr.Header.Get("Accept") != "application/json" || hr.Header.Get("User-Agent") != "rypsok/test" {
+		t.Errorf("headers %v", hr.Header)
+	}
+	if api.RawQuery != "" {
+		t.Errorf("api changed to %s", api)
+	}
+	hr, err = NewRequest(api, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := hr.Header["User-Agent"]; ok {
+		t.Errorf("User-Agent %q set without one", hr.Header.Get("User-Agent"))
 	}
 }

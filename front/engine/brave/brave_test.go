@@ -2,7 +2,6 @@ package brave
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -11,37 +10,20 @@ import (
 	"time"
 
 	"github.com/rypsok/rypsok/front/engine"
+	"github.com/rypsok/rypsok/front/engine/enginetest"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/shared/limits"
 )
 
 func TestNew(t *testing.T) {
-	tests := []struct {
-		name string
-		cfg  engine.Config
-		want error // nil: builds
-	}{
-		{"a key builds", engine.Config{Credential: testKey, UserAgent: testUA}, nil},
-		{"a key without a User-Agent builds", engine.Config{Credential: testKey}, nil},
-		{"an endpoint with a path builds", engine.Config{Credential: testKey, Endpoint: "http://127.0.0.1:8080/brave"}, nil},
-		{"no key is refused", engine.Config{UserAgent: testUA}, ErrNoCredential},
-		{"a relative endpoint is refused", engine.Config{Credential: testKey, Endpoint: "brave"}, engine.ErrEndpoint},
-		{"an endpoint with a fragment is refused", engine.Config{Credential: testKey, Endpoint: "https://brave.example.org/#x"}, engine.ErrEndpoint},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d, err := New(tt.cfg)
-			if tt.want == nil {
-				if err != nil || d == nil {
-					t.Fatalf("New = %v, %v; want a driver", d, err)
-				}
-				return
-			}
-			if !errors.Is(err, tt.want) {
-				t.Fatalf("New error = %v, want %v", err, tt.want)
-			}
-		})
-	}
+	enginetest.TestNew(t, New, []enginetest.NewCase{
+		{Name: "a key builds", Cfg: engine.Config{Credential: testKey, UserAgent: enginetest.UserAgent}},
+		{Name: "a key without a User-Agent builds", Cfg: engine.Config{Credential: testKey}},
+		{Name: "an endpoint with a path builds", Cfg: engine.Config{Credential: testKey, Endpoint: "http://127.0.0.1:8080/brave"}},
+		{Name: "no key is refused", Cfg: engine.Config{UserAgent: enginetest.UserAgent}, Want: ErrNoCredential},
+		{Name: "a relative endpoint is refused", Cfg: engine.Config{Credential: testKey, Endpoint: "brave"}, Want: engine.ErrEndpoint},
+		{Name: "an endpoint with a fragment is refused", Cfg: engine.Config{Credential: testKey, Endpoint: "https://brave.example.org/#x"}, Want: engine.ErrEndpoint},
+	})
 }
 
 func TestProperties(t *testing.T) {
@@ -122,7 +104,7 @@ func TestRequestHeaders(t *testing.T) {
 	for k, want := range map[string]string{
 		"X-Subscription-Token": testKey,
 		"Accept":               "application/json",
-		"User-Agent":           testUA,
+		"User-Agent":           enginetest.UserAgent,
 	} {
 		if got := r.Header.Get(k); got != want {
 			t.Errorf("%s = %q, want %q", k, got, want)
@@ -159,16 +141,16 @@ func TestSearchLang(t *testing.T) {
 // TestDefaultEndpoint checks the URL asked without an endpoint, with a
 // client that never leaves the process.
 func TestDefaultEndpoint(t *testing.T) {
-	d, err := New(engine.Config{Credential: testKey, UserAgent: testUA})
+	d, err := New(engine.Config{Credential: testKey, UserAgent: enginetest.UserAgent})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := &recorder{}
-	c := &http.Client{Transport: roundTrip{canned{http.StatusOK, headerSet(t, "200 OK (Free plan"), fixture(t, "brave-web.json")}, rec}}
+	rec := &enginetest.Recorder{}
+	c := &http.Client{Transport: rec.Transport(enginetest.Canned{Status: http.StatusOK, Header: headerSet(t, "200 OK (Free plan"), Body: enginetest.Fixture(t, "brave-web.json")})}
 	if _, err := d.Search(context.Background(), c, engine.Request{Query: "q", Count: 10}); err != nil {
 		t.Fatal(err)
 	}
-	u := *rec.requests()[0].URL
+	u := *rec.Requests()[0].URL
 	u.RawQuery = ""
 	if want := "https://api.search.brave.com/res/v1/web/search"; u.String() != want {
 		t.Errorf("asked %s, want %s", u.String(), want)
@@ -176,8 +158,8 @@ func TestDefaultEndpoint(t *testing.T) {
 }
 
 func TestResults(t *testing.T) {
-	srv, _ := fake(t, canned{http.StatusOK, headerSet(t, "200 OK (Free plan"), fixture(t, "brave-web.json")})
-	res, err := searchOnce(t, newDriver(t, srv.URL))
+	srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: headerSet(t, "200 OK (Free plan"), Body: enginetest.Fixture(t, "brave-web.json")})
+	res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,8 +199,8 @@ func TestTitleAsMarkup(t *testing.T) {
 		{"title":"Vector<T> & \"friends\"","url":"https://example.org/v","description":"a &lt;b&gt;"},
 		{"title":"no URL","url":"","description":"dropped"},
 		{"title":"","url":"https://example.org/untitled","description":"kept","page_age":"2025-06-29"}]}}`
-	srv, _ := fake(t, canned{http.StatusOK, jsonHeader(), []byte(body)})
-	res, err := searchOnce(t, newDriver(t, srv.URL))
+	srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: []byte(body)})
+	res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,8 +224,8 @@ func TestEmpty(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := fake(t, canned{http.StatusOK, jsonHeader(), []byte(tt.body)})
-			res, err := searchOnce(t, newDriver(t, srv.URL))
+			srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: []byte(tt.body)})
+			res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
 			if err != nil || len(res) != 0 {
 				t.Fatalf("Search = %v, %v; want no result and no error", res, err)
 			}
@@ -263,7 +245,7 @@ func TestErrors(t *testing.T) {
 		return h
 	}
 	htmlType := http.Header{"Content-Type": {"text/html; charset=utf-8"}}
-	web := string(fixture(t, "brave-web.json"))
+	web := string(enginetest.Fixture(t, "brave-web.json"))
 	tests := []struct {
 		name   string
 		status int
@@ -272,19 +254,19 @@ func TestErrors(t *testing.T) {
 		class  response.EngineClass
 		retry  time.Duration
 	}{
-		{"RATE_LIMITED waits for the per-second window (reset 1)", 429, rate, string(fixture(t, "brave-429.json")), response.ClassRateLimited, time.Second},
-		{"QUOTA_LIMITED waits for the monthly window, capped at an hour", 429, quota, string(fixture(t, "brave-429-quota.json")), response.ClassRateLimited, time.Hour},
-		{"QUOTA_LIMITED with the month ending in 30 min waits 30 min", 429, with(quota, "X-RateLimit-Reset", "1, 1800"), string(fixture(t, "brave-429-quota.json")), response.ClassRateLimited, 30 * time.Minute},
-		{"QUOTA_LIMITED without a monthly window falls back to Retry-After", 429, with(plain, "X-RateLimit-Reset", "1", "Retry-After", "120"), string(fixture(t, "brave-429-quota.json")), response.ClassRateLimited, 2 * time.Minute},
-		{"RATE_LIMITED without rate-limit headers takes Retry-After", 429, with(plain, "Retry-After", "7"), string(fixture(t, "brave-429.json")), response.ClassRateLimited, 7 * time.Second},
-		{"RATE_LIMITED without any wait header waits nothing", 429, plain, string(fixture(t, "brave-429.json")), response.ClassRateLimited, 0},
+		{"RATE_LIMITED waits for the per-second window (reset 1)", 429, rate, string(enginetest.Fixture(t, "brave-429.json")), response.ClassRateLimited, time.Second},
+		{"QUOTA_LIMITED waits for the monthly window, capped at an hour", 429, quota, string(enginetest.Fixture(t, "brave-429-quota.json")), response.ClassRateLimited, time.Hour},
+		{"QUOTA_LIMITED with the month ending in 30 min waits 30 min", 429, with(quota, "X-RateLimit-Reset", "1, 1800"), string(enginetest.Fixture(t, "brave-429-quota.json")), response.ClassRateLimited, 30 * time.Minute},
+		{"QUOTA_LIMITED without a monthly window falls back to Retry-After", 429, with(plain, "X-RateLimit-Reset", "1", "Retry-After", "120"), string(enginetest.Fixture(t, "brave-429-quota.json")), response.ClassRateLimited, 2 * time.Minute},
+		{"RATE_LIMITED without rate-limit headers takes Retry-After", 429, with(plain, "Retry-After", "7"), string(enginetest.Fixture(t, "brave-429.json")), response.ClassRateLimited, 7 * time.Second},
+		{"RATE_LIMITED without any wait header waits nothing", 429, plain, string(enginetest.Fixture(t, "brave-429.json")), response.ClassRateLimited, 0},
 		{"a 429 without a body waits for the per-second window", 429, with(htmlType, "X-RateLimit-Reset", "2, 100"), "Too Many Requests", response.ClassRateLimited, 2 * time.Second},
-		{"a RATE_LIMITED body at 200 is rate limited", 200, rate, string(fixture(t, "brave-429.json")), response.ClassRateLimited, time.Second},
-		{"SUBSCRIPTION_TOKEN_INVALID (422) is unauthorized", 422, plain, string(fixture(t, "brave-422-token.json")), response.ClassUnauthorized, 0},
-		{"a missing key header (422 VALIDATION) is unauthorized", 422, plain, string(fixture(t, "brave-422-missing-token.json")), response.ClassUnauthorized, 0},
-		{"a parameter VALIDATION (422) is a bad response", 422, plain, string(fixture(t, "brave-422-validation.json")), response.ClassBadResponse, 0},
-		{"OPTION_NOT_IN_PLAN (400) is unauthorized", 400, plain, string(fixture(t, "brave-400-option-not-in-plan.json")), response.ClassUnauthorized, 0},
-		{"OPTION_NOT_IN_PLAN at 422 is unauthorized", 422, plain, string(fixture(t, "brave-400-option-not-in-plan.json")), response.ClassUnauthorized, 0},
+		{"a RATE_LIMITED body at 200 is rate limited", 200, rate, string(enginetest.Fixture(t, "brave-429.json")), response.ClassRateLimited, time.Second},
+		{"SUBSCRIPTION_TOKEN_INVALID (422) is unauthorized", 422, plain, string(enginetest.Fixture(t, "brave-422-token.json")), response.ClassUnauthorized, 0},
+		{"a missing key header (422 VALIDATION) is unauthorized", 422, plain, string(enginetest.Fixture(t, "brave-422-missing-token.json")), response.ClassUnauthorized, 0},
+		{"a parameter VALIDATION (422) is a bad response", 422, plain, string(enginetest.Fixture(t, "brave-422-validation.json")), response.ClassBadResponse, 0},
+		{"OPTION_NOT_IN_PLAN (400) is unauthorized", 400, plain, string(enginetest.Fixture(t, "brave-400-option-not-in-plan.json")), response.ClassUnauthorized, 0},
+		{"OPTION_NOT_IN_PLAN at 422 is unauthorized", 422, plain, string(enginetest.Fixture(t, "brave-400-option-not-in-plan.json")), response.ClassUnauthorized, 0},
 		{"the published errors-array shape is read", 422, plain, `{"type":"ErrorResponse","errors":[{"code":"SUBSCRIPTION_TOKEN_INVALID","detail":"x"}]}`, response.ClassUnauthorized, 0},
 		{"SUBSCRIPTION_NOT_FOUND (404) is unauthorized", 404, plain, `{"type":"ErrorResponse","error":{"status":404,"code":"SUBSCRIPTION_NOT_FOUND","detail":"No subscription found."}}`, response.ClassUnauthorized, 0},
 		{"NOT_FOUND (404) is a bad response", 404, plain, `{"type":"ErrorResponse","error":{"status":404,"code":"NOT_FOUND"}}`, response.ClassBadResponse, 0},
@@ -306,8 +288,8 @@ func TestErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := fake(t, canned{tt.status, tt.header, []byte(tt.body)})
-			res, err := searchOnce(t, newDriver(t, srv.URL))
+			srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: tt.status, Header: tt.header, Body: []byte(tt.body)})
+			res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
 			assertClass(t, res, err, tt.class, tt.retry)
 		})
 	}
@@ -318,8 +300,8 @@ func TestErrors(t *testing.T) {
 func TestErrorsKeepProviderText(t *testing.T) {
 	detail := strings.Repeat("Request rate limit exceeded for plan ", 10)
 	body := `{"type":"ErrorResponse","error":{"code":"` + strings.Repeat("X", 500) + `","detail":"` + detail + `"}}`
-	srv, _ := fake(t, canned{422, jsonHeader(), []byte(body)})
-	_, err := searchOnce(t, newDriver(t, srv.URL))
+	srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: 422, Header: jsonHeader(), Body: []byte(body)})
+	_, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
 	if err == nil {
 		t.Fatal("no error")
 	}
@@ -338,10 +320,10 @@ func TestRefusedWithoutRequest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, rec := fake(t, canned{http.StatusOK, jsonHeader(), fixture(t, "brave-web.json")})
-			res, err := search(t, newDriver(t, srv.URL), tt.req)
+			srv, rec := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "brave-web.json")})
+			res, err := enginetest.Search(t, newDriver(t, srv.URL), tt.req)
 			assertClass(t, res, err, response.ClassBadResponse, 0)
-			if n := len(rec.requests()); n != 0 {
+			if n := len(rec.Requests()); n != 0 {
 				t.Errorf("%d requests sent, want none", n)
 			}
 		})
@@ -405,37 +387,18 @@ func TestDate(t *testing.T) {
 // askOnce sends req to a fake and returns the request it received.
 func askOnce(t *testing.T, req engine.Request) *http.Request {
 	t.Helper()
-	srv, rec := fake(t, canned{http.StatusOK, headerSet(t, "200 OK (Free plan"), fixture(t, "brave-web.json")})
-	if _, err := search(t, newDriver(t, srv.URL), req); err != nil {
+	srv, rec := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: headerSet(t, "200 OK (Free plan"), Body: enginetest.Fixture(t, "brave-web.json")})
+	if _, err := enginetest.Search(t, newDriver(t, srv.URL), req); err != nil {
 		t.Fatal(err)
 	}
-	got := rec.requests()
-	if len(got) != 1 {
-		t.Fatalf("%d requests, want 1", len(got))
-	}
-	return got[0]
-}
-
-// searchOnce asks d for "q".
-func searchOnce(t *testing.T, d engine.Driver) ([]engine.Result, error) {
-	t.Helper()
-	return search(t, d, engine.Request{Query: "q", Count: 10})
+	return rec.One(t)
 }
 
 // assertClass checks that err is an *engine.Error of class c with wait
 // retry, that no result came with it, and that it does not carry the key.
 func assertClass(t *testing.T, res []engine.Result, err error, c response.EngineClass, retry time.Duration) {
 	t.Helper()
-	var e *engine.Error
-	if !errors.As(err, &e) {
-		t.Fatalf("Search = %d results, %v; want an *engine.Error of class %s", len(res), err, c)
-	}
-	if e.Class != c || e.RetryAfter != retry {
-		t.Errorf("class %s, RetryAfter %v; want %s, %v (%v)", e.Class, e.RetryAfter, c, retry, err)
-	}
-	if res != nil {
-		t.Errorf("%d results with the error, want none", len(res))
-	}
+	enginetest.AssertClass(t, res, err, c, retry)
 	if strings.Contains(err.Error(), testKey) {
 		t.Errorf("error %q carries the key", err)
 	}
@@ -444,10 +407,10 @@ func assertClass(t *testing.T, res []engine.Result, err error, c response.Engine
 func TestDeadline(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	d := newDriver(t, httptestBlocking(t, release))
+	d := newDriver(t, enginetest.Blocking(t, release))
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	res, err := d.Search(ctx, client(), engine.Request{Query: "q", Count: 10})
+	res, err := d.Search(ctx, enginetest.Client(), engine.Request{Query: "q", Count: 10})
 	assertClass(t, res, err, response.ClassTimeout, 0)
 }
 
@@ -457,7 +420,7 @@ func TestHeaderFixture(t *testing.T) {
 	sets := headerSets(t)
 	statuses := map[int]int{}
 	for _, c := range sets {
-		statuses[c.status]++
+		statuses[c.Status]++
 	}
 	if want := map[int]int{200: 2, 429: 2, 422: 1}; !reflect.DeepEqual(statuses, want) {
 		t.Errorf("sections by status %v, want %v", statuses, want)

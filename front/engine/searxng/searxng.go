@@ -88,16 +88,12 @@ func New(cfg engine.Config) (engine.Driver, error) {
 
 // Properties implements engine.Driver; see docs/engines/searxng.md.
 func (d *driver) Properties() engine.Properties {
-	ranges := make([]string, 0, len(response.TimeRanges))
-	for _, r := range response.TimeRanges {
-		ranges = append(ranges, string(r))
-	}
 	return engine.Properties{
 		RatePerSecond: ratePerSecond,
 		Burst:         burst,
 		Concurrency:   concurrency,
 		MaxQueryChars: maxQueryChars,
-		TimeRanges:    ranges,
+		TimeRanges:    engine.AllTimeRanges(),
 		Languages:     nil, // every language code maps to a SearXNG locale
 		Cacheable:     true,
 		Attribution:   false,
@@ -114,15 +110,9 @@ func (d *driver) Search(ctx context.Context, c *http.Client, req engine.Request)
 	if err != nil {
 		return nil, err
 	}
-	u := *d.api
-	u.RawQuery = q.Encode()
-	hr, err := http.NewRequest(http.MethodGet, u.String(), nil)
+	hr, err := engine.NewRequest(d.api, q, d.userAgent)
 	if err != nil {
-		return nil, engine.Errorf(response.ClassBadResponse, "building the request: %v", err)
-	}
-	hr.Header.Set("Accept", "application/json")
-	if d.userAgent != "" {
-		hr.Header.Set("User-Agent", d.userAgent)
+		return nil, err
 	}
 	a, err := engine.Fetch(ctx, c, hr, maxBodyBytes)
 	if err != nil {

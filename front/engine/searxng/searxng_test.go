@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rypsok/rypsok/front/engine"
+	"github.com/rypsok/rypsok/front/engine/enginetest"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/shared/contract"
 	"github.com/rypsok/rypsok/shared/limits"
@@ -23,10 +24,10 @@ func TestNew(t *testing.T) {
 		cfg  engine.Config
 		want error // nil: builds
 	}{
-		{"an endpoint builds", engine.Config{Endpoint: "https://searx.example.org", UserAgent: testUA}, nil},
-		{"an http endpoint with a path builds", engine.Config{Endpoint: "http://127.0.0.1:8888/searxng", UserAgent: testUA}, nil},
+		{"an endpoint builds", engine.Config{Endpoint: "https://searx.example.org", UserAgent: enginetest.UserAgent}, nil},
+		{"an http endpoint with a path builds", engine.Config{Endpoint: "http://127.0.0.1:8888/searxng", UserAgent: enginetest.UserAgent}, nil},
 		{"an endpoint without a User-Agent builds", engine.Config{Endpoint: "https://searx.example.org"}, nil},
-		{"no endpoint is refused", engine.Config{UserAgent: testUA}, ErrNoEndpoint},
+		{"no endpoint is refused", engine.Config{UserAgent: enginetest.UserAgent}, ErrNoEndpoint},
 		{"a relative endpoint is refused", engine.Config{Endpoint: "/searxng"}, engine.ErrEndpoint},
 		{"an ftp endpoint is refused", engine.Config{Endpoint: "ftp://127.0.0.1/"}, engine.ErrEndpoint},
 		{"an endpoint with a query is refused", engine.Config{Endpoint: "https://searx.example.org/?format=json"}, engine.ErrEndpoint},
@@ -117,7 +118,7 @@ func TestRequestHeaders(t *testing.T) {
 	}
 	for k, want := range map[string]string{
 		"Accept":     "application/json",
-		"User-Agent": testUA,
+		"User-Agent": enginetest.UserAgent,
 		"Cookie":     "",
 	} {
 		if got := r.Header.Get(k); got != want {
@@ -139,16 +140,16 @@ func TestEndpointPath(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.endpoint, func(t *testing.T) {
-			d, err := New(engine.Config{Endpoint: tt.endpoint, UserAgent: testUA})
+			d, err := New(engine.Config{Endpoint: tt.endpoint, UserAgent: enginetest.UserAgent})
 			if err != nil {
 				t.Fatal(err)
 			}
-			rec := &recorder{}
-			c := &http.Client{Transport: roundTrip{canned{http.StatusOK, jsonHeader(), fixture(t, "searxng.json")}, rec}}
+			rec := &enginetest.Recorder{}
+			c := &http.Client{Transport: rec.Transport(enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "searxng.json")})}
 			if _, err := d.Search(context.Background(), c, engine.Request{Query: "q", Count: 10}); err != nil {
 				t.Fatal(err)
 			}
-			u := *rec.requests()[0].URL
+			u := *rec.Requests()[0].URL
 			u.RawQuery = ""
 			if u.String() != tt.want {
 				t.Errorf("asked %s, want %s", u.String(), tt.want)
@@ -233,8 +234,8 @@ func TestResults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := fake(t, canned{http.StatusOK, jsonHeader(), fixture(t, tt.file)})
-			res, err := searchOnce(t, newDriver(t, srv.URL))
+			srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, tt.file)})
+			res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -253,8 +254,8 @@ func TestResults(t *testing.T) {
 // and "&amp;" is what the page wrote.
 func TestPlainText(t *testing.T) {
 	body := `{"query": "q", "results": [{"url": "https://doc.rust-lang.org/std/vec/struct.Vec.html", "title": "std::vec::Vec<T> - Rust", "content": "A contiguous growable array type, written as Vec<T> & pronounced 'vector'; &amp; is an entity."}]}`
-	srv, _ := fake(t, canned{http.StatusOK, jsonHeader(), []byte(body)})
-	res, err := searchOnce(t, newDriver(t, srv.URL))
+	srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: []byte(body)})
+	res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,8 +286,8 @@ func TestLenientResults(t *testing.T) {
 		{"url": "https://example.org/d", "title": "a date that is none", "publishedDate": "2025-02-30T00:00:00"},
 		{"url": "https://example.org/e", "title": "a space-separated date", "publishedDate": "2025-06-29 17:13:16"}
 	], "unresponsive_engines": {"not": "a list"}}`
-	srv, _ := fake(t, canned{http.StatusOK, jsonHeader(), []byte(body)})
-	res, err := searchOnce(t, newDriver(t, srv.URL))
+	srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: []byte(body)})
+	res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,8 +324,8 @@ func TestCount(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := fake(t, canned{http.StatusOK, jsonHeader(), []byte(body)})
-			res, err := search(t, newDriver(t, srv.URL), engine.Request{Query: "q", Count: tt.count})
+			srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: []byte(body)})
+			res, err := enginetest.Search(t, newDriver(t, srv.URL), engine.Request{Query: "q", Count: tt.count})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -352,8 +353,8 @@ func TestEmpty(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := fake(t, canned{http.StatusOK, jsonHeader(), []byte(tt.body)})
-			res, err := searchOnce(t, newDriver(t, srv.URL))
+			srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: []byte(tt.body)})
+			res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
 			if err != nil || res == nil || len(res) != 0 {
 				t.Fatalf("Search = %#v, %v; want no result and no error", res, err)
 			}
@@ -369,7 +370,7 @@ func TestErrors(t *testing.T) {
 		}
 		return h
 	}
-	hits := string(fixture(t, "searxng.json"))
+	hits := string(enginetest.Fixture(t, "searxng.json"))
 	allFailed := `{"query": "q", "results": [], "answers": [], "corrections": [], "infoboxes": [], "suggestions": [], "unresponsive_engines": [["brave", "Suspended: too many requests"], ["duckduckgo", "CAPTCHA"], ["google", "timeout"]]}`
 	tests := []struct {
 		name   string
@@ -379,12 +380,12 @@ func TestErrors(t *testing.T) {
 		class  response.EngineClass
 		retry  time.Duration
 	}{
-		{"a missing query (400 No query) is a bad response", 400, jsonHeader(), string(fixture(t, "searxng-400.json")), response.ClassBadResponse, 0},
-		{"a bad parameter (400) is a bad response", 400, jsonHeader(), string(fixture(t, "searxng-400-param.json")), response.ClassBadResponse, 0},
-		{"format=json disabled (403 page) is unauthorized", 403, htmlHeader(), string(fixture(t, "searxng-403.html")), response.ClassUnauthorized, 0},
-		{"the limiter (429 text) is rate limited without a wait", 429, htmlHeader(), string(fixture(t, "searxng-429.txt")), response.ClassRateLimited, 0},
-		{"a 429 with Retry-After waits for it", 429, with(htmlHeader(), "Retry-After", "120"), string(fixture(t, "searxng-429.txt")), response.ClassRateLimited, 2 * time.Minute},
-		{"a Retry-After over an hour is capped at an hour", 429, with(htmlHeader(), "Retry-After", "86400"), string(fixture(t, "searxng-429.txt")), response.ClassRateLimited, time.Hour},
+		{"a missing query (400 No query) is a bad response", 400, jsonHeader(), string(enginetest.Fixture(t, "searxng-400.json")), response.ClassBadResponse, 0},
+		{"a bad parameter (400) is a bad response", 400, jsonHeader(), string(enginetest.Fixture(t, "searxng-400-param.json")), response.ClassBadResponse, 0},
+		{"format=json disabled (403 page) is unauthorized", 403, htmlHeader(), string(enginetest.Fixture(t, "searxng-403.html")), response.ClassUnauthorized, 0},
+		{"the limiter (429 text) is rate limited without a wait", 429, htmlHeader(), string(enginetest.Fixture(t, "searxng-429.txt")), response.ClassRateLimited, 0},
+		{"a 429 with Retry-After waits for it", 429, with(htmlHeader(), "Retry-After", "120"), string(enginetest.Fixture(t, "searxng-429.txt")), response.ClassRateLimited, 2 * time.Minute},
+		{"a Retry-After over an hour is capped at an hour", 429, with(htmlHeader(), "Retry-After", "86400"), string(enginetest.Fixture(t, "searxng-429.txt")), response.ClassRateLimited, time.Hour},
 		{"a search error (500) is a server error", 500, jsonHeader(), `{"error": "search error"}`, response.ClassServerError, 0},
 		{"a 502 of a reverse proxy is a server error", 502, htmlHeader(), "<html>Bad Gateway</html>", response.ClassServerError, 0},
 		{"a 503 with Retry-After is a server error with its wait", 503, with(htmlHeader(), "Retry-After", "30"), "busy", response.ClassServerError, 30 * time.Second},
@@ -394,8 +395,8 @@ func TestErrors(t *testing.T) {
 		{"no result and every engine unresponsive is a server error", 200, jsonHeader(), allFailed, response.ClassServerError, 0},
 		{"no usable result and an engine unresponsive is a server error", 200, jsonHeader(),
 			`{"results": [{"url": "", "title": "x"}], "unresponsive_engines": [["google", "timeout"]]}`, response.ClassServerError, 0},
-		{"the 403 page at 200 is a bad response", 200, htmlHeader(), string(fixture(t, "searxng-403.html")), response.ClassBadResponse, 0},
-		{"the 429 text at 200 is a bad response", 200, htmlHeader(), string(fixture(t, "searxng-429.txt")), response.ClassBadResponse, 0},
+		{"the 403 page at 200 is a bad response", 200, htmlHeader(), string(enginetest.Fixture(t, "searxng-403.html")), response.ClassBadResponse, 0},
+		{"the 429 text at 200 is a bad response", 200, htmlHeader(), string(enginetest.Fixture(t, "searxng-429.txt")), response.ClassBadResponse, 0},
 		{"the HTML results page (format ignored) is a bad response", 200, htmlHeader(), "<!DOCTYPE html><html><body><article class=\"result\">x</article></body></html>", response.ClassBadResponse, 0},
 		{"an error body at 200 is a bad response", 200, jsonHeader(), `{"error": "search error"}`, response.ClassBadResponse, 0},
 		{"truncated JSON is a bad response", 200, jsonHeader(), hits[:len(hits)/2], response.ClassBadResponse, 0},
@@ -410,9 +411,9 @@ func TestErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := fake(t, canned{tt.status, tt.header, []byte(tt.body)})
-			res, err := searchOnce(t, newDriver(t, srv.URL))
-			assertClass(t, res, err, tt.class, tt.retry)
+			srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: tt.status, Header: tt.header, Body: []byte(tt.body)})
+			res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
+			enginetest.AssertClass(t, res, err, tt.class, tt.retry)
 		})
 	}
 }
@@ -420,12 +421,12 @@ func TestErrors(t *testing.T) {
 // TestWithResultsEnginesFailedIsOK checks that an answer with results is
 // kept whatever upstream engines failed: searxng.json names three.
 func TestWithResultsEnginesFailedIsOK(t *testing.T) {
-	body := fixture(t, "searxng.json")
+	body := enginetest.Fixture(t, "searxng.json")
 	if !strings.Contains(string(body), `"unresponsive_engines": [["google"`) {
 		t.Fatal("searxng.json no longer lists unresponsive engines")
 	}
-	srv, _ := fake(t, canned{http.StatusOK, jsonHeader(), body})
-	res, err := searchOnce(t, newDriver(t, srv.URL))
+	srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: body})
+	res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
 	if err != nil || len(res) != 5 {
 		t.Fatalf("Search = %d results, %v; want 5 and no error", len(res), err)
 	}
@@ -433,8 +434,8 @@ func TestWithResultsEnginesFailedIsOK(t *testing.T) {
 
 func TestBadParameter(t *testing.T) {
 	tests := []struct{ body, want string }{
-		{string(fixture(t, "searxng-400.json")), "q"},
-		{string(fixture(t, "searxng-400-param.json")), "time_range"},
+		{string(enginetest.Fixture(t, "searxng-400.json")), "q"},
+		{string(enginetest.Fixture(t, "searxng-400-param.json")), "time_range"},
 		{`{"error": "Invalid value \"x for parameter y\" for parameter language"}`, "language"},
 		{`{"error": "Empty pageno parameter"}`, "pageno"},
 		{`{"error": "Invalid value 1 for parameter Time-Range!"}`, ""},
@@ -465,14 +466,14 @@ func TestErrorsKeepProviderText(t *testing.T) {
 	}{
 		{"a 400 names the parameter, not the value", 400, `{"error": "Invalid value secret-looking-value for parameter language"}`, `parameter "language"`, "secret-looking-value"},
 		{"a 400 without a parameter holds the status", 400, `{"error": "` + strings.Repeat("Some long upstream complaint ", 20) + `"}`, "HTTP 400", "complaint"},
-		{"a 403 holds no page", 403, string(fixture(t, "searxng-403.html")), "format=json", "permission"},
-		{"a 429 holds no text", 429, string(fixture(t, "searxng-429.txt")), "limiter", "Too Many"},
+		{"a 403 holds no page", 403, string(enginetest.Fixture(t, "searxng-403.html")), "format=json", "permission"},
+		{"a 429 holds no text", 429, string(enginetest.Fixture(t, "searxng-429.txt")), "limiter", "Too Many"},
 		{"unresponsive engines are counted, not named", 200, `{"results": [], "unresponsive_engines": [["google", "Suspended: CAPTCHA"], ["qwant", "timeout"]]}`, "2 upstream engines", "google"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := fake(t, canned{tt.status, jsonHeader(), []byte(tt.body)})
-			_, err := searchOnce(t, newDriver(t, srv.URL))
+			srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: tt.status, Header: jsonHeader(), Body: []byte(tt.body)})
+			_, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -494,10 +495,10 @@ func TestRefusedWithoutRequest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, rec := fake(t, canned{http.StatusOK, jsonHeader(), fixture(t, "searxng.json")})
-			res, err := search(t, newDriver(t, srv.URL), tt.req)
-			assertClass(t, res, err, response.ClassBadResponse, 0)
-			if n := len(rec.requests()); n != 0 {
+			srv, rec := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "searxng.json")})
+			res, err := enginetest.Search(t, newDriver(t, srv.URL), tt.req)
+			enginetest.AssertClass(t, res, err, response.ClassBadResponse, 0)
+			if n := len(rec.Requests()); n != 0 {
 				t.Errorf("%d requests sent, want none", n)
 			}
 		})
@@ -510,18 +511,18 @@ func TestRefusedWithoutRequest(t *testing.T) {
 func TestFetchFailures(t *testing.T) {
 	t.Run("an egress refusal is denied", func(t *testing.T) {
 		h := http.Header{contract.HeaderRefusal: {string(contract.ReasonEngine)}}
-		srv, _ := fake(t, canned{contract.Status(contract.ReasonEngine), h, []byte("rypsok-egress: engine\n")})
-		res, err := searchOnce(t, newDriver(t, srv.URL))
-		assertClass(t, res, err, response.ClassDenied, 0)
+		srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: contract.Status(contract.ReasonEngine), Header: h, Body: []byte("rypsok-egress: engine\n")})
+		res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
+		enginetest.AssertClass(t, res, err, response.ClassDenied, 0)
 	})
 	t.Run("a deadline passed is a timeout", func(t *testing.T) {
 		release := make(chan struct{})
 		defer close(release)
-		d := newDriver(t, httptestBlocking(t, release))
+		d := newDriver(t, enginetest.Blocking(t, release))
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 		defer cancel()
-		res, err := d.Search(ctx, client(), engine.Request{Query: "q", Count: 10})
-		assertClass(t, res, err, response.ClassTimeout, 0)
+		res, err := d.Search(ctx, enginetest.Client(), engine.Request{Query: "q", Count: 10})
+		enginetest.AssertClass(t, res, err, response.ClassTimeout, 0)
 	})
 }
 
@@ -552,35 +553,9 @@ func TestDate(t *testing.T) {
 // askOnce sends req to a fake and returns the request it received.
 func askOnce(t *testing.T, req engine.Request) *http.Request {
 	t.Helper()
-	srv, rec := fake(t, canned{http.StatusOK, jsonHeader(), fixture(t, "searxng.json")})
-	if _, err := search(t, newDriver(t, srv.URL), req); err != nil {
+	srv, rec := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "searxng.json")})
+	if _, err := enginetest.Search(t, newDriver(t, srv.URL), req); err != nil {
 		t.Fatal(err)
 	}
-	got := rec.requests()
-	if len(got) != 1 {
-		t.Fatalf("%d requests, want 1", len(got))
-	}
-	return got[0]
-}
-
-// searchOnce asks d for "q".
-func searchOnce(t *testing.T, d engine.Driver) ([]engine.Result, error) {
-	t.Helper()
-	return search(t, d, engine.Request{Query: "q", Count: 10})
-}
-
-// assertClass checks that err is an *engine.Error of class c with wait
-// retry, and that no result came with it.
-func assertClass(t *testing.T, res []engine.Result, err error, c response.EngineClass, retry time.Duration) {
-	t.Helper()
-	var e *engine.Error
-	if !errors.As(err, &e) {
-		t.Fatalf("Search = %d results, %v; want an *engine.Error of class %s", len(res), err, c)
-	}
-	if e.Class != c || e.RetryAfter != retry {
-		t.Errorf("class %s, RetryAfter %v; want %s, %v (%v)", e.Class, e.RetryAfter, c, retry, err)
-	}
-	if res != nil {
-		t.Errorf("%d results with the error, want none", len(res))
-	}
+	return rec.One(t)
 }

@@ -1,43 +1,30 @@
 package wikipedia
 
 import (
-	"errors"
 	"net/http"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rypsok/rypsok/front/engine"
-	"github.com/rypsok/rypsok/front/response"
+	"github.com/rypsok/rypsok/front/engine/enginetest"
 )
 
 // FuzzParse checks that parsing any answer never panics and gives either
 // results that name Wikipedia articles or an *engine.Error of a known
 // class, never both.
 func FuzzParse(f *testing.F) {
-	files, err := filepath.Glob(filepath.Join("testdata", "wikipedia-*"))
-	if err != nil || len(files) == 0 {
-		f.Fatalf("no seed fixtures: %v", err)
-	}
-	for _, name := range files {
-		body, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
+	for _, body := range enginetest.Seeds(f, "wikipedia-*") {
 		for _, status := range []int{200, 403, 429, 500} {
 			f.Add(status, "", "", body)
 		}
 	}
-	f.Add(200, "maxlag", "5", fixture(f, "wikipedia-error-maxlag.json"))
-	f.Add(200, "missingparam", "", fixture(f, "wikipedia-error-missingparam.json"))
-	f.Add(429, "", "86400", fixture(f, "wikipedia-429.html"))
+	f.Add(200, "maxlag", "5", enginetest.Fixture(f, "wikipedia-error-maxlag.json"))
+	f.Add(200, "missingparam", "", enginetest.Fixture(f, "wikipedia-error-missingparam.json"))
+	f.Add(429, "", "86400", enginetest.Fixture(f, "wikipedia-429.html"))
 
 	const article = "https://en.wikipedia.org/wiki/"
 	f.Fuzz(func(t *testing.T, status int, apiErr, retryAfter string, body []byte) {
-		a := &engine.Answer{Status: 100 + abs(status)%500, Header: http.Header{}, Body: body}
+		a := &engine.Answer{Status: 100 + enginetest.Abs(status)%500, Header: http.Header{}, Body: body}
 		if apiErr != "" {
 			a.Header.Set(apiErrorHeader, apiErr)
 		}
@@ -46,19 +33,7 @@ func FuzzParse(f *testing.F) {
 		}
 		res, err := parse(a, article)
 		if err != nil {
-			var e *engine.Error
-			switch {
-			case !errors.As(err, &e):
-				t.Fatalf("error %v is not an *engine.Error", err)
-			case !slices.Contains(response.EngineClasses, e.Class):
-				t.Fatalf("unknown class %q", e.Class)
-			case e.RetryAfter < 0 || e.RetryAfter > time.Hour:
-				t.Fatalf("RetryAfter %v outside [0, 1h]", e.RetryAfter)
-			case res != nil:
-				t.Fatalf("%d results with the error %v", len(res), err)
-			case len(err.Error()) > 300:
-				t.Fatalf("error message of %d bytes", len(err.Error()))
-			}
+			enginetest.CheckParseError(t, res, err)
 			return
 		}
 		for _, r := range res {
@@ -73,11 +48,4 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
-}
-
-func abs(n int) int {
-	if n < 0 {
-		return -(n + 1) // -MinInt overflows
-	}
-	return n
 }

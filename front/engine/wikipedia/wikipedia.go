@@ -139,28 +139,15 @@ func (d *driver) Search(ctx context.Context, c *http.Client, req engine.Request)
 	if !ok {
 		return nil, engine.Errorf(response.ClassBadResponse, "language %q not configured", lang)
 	}
-	hr, err := d.request(s, req)
+	hr, err := engine.NewRequest(s.api, query(req), d.userAgent)
 	if err != nil {
-		return nil, engine.Errorf(response.ClassBadResponse, "building the request: %v", err)
+		return nil, err
 	}
 	a, err := engine.Fetch(ctx, c, hr, maxBodyBytes)
 	if err != nil {
 		return nil, err
 	}
 	return parse(a, s.article)
-}
-
-// request builds the list=search request of req at s.
-func (d *driver) request(s site, req engine.Request) (*http.Request, error) {
-	u := *s.api
-	u.RawQuery = query(req).Encode()
-	hr, err := http.NewRequest(http.MethodGet, u.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-	hr.Header.Set("User-Agent", d.userAgent)
-	hr.Header.Set("Accept", "application/json")
-	return hr, nil
 }
 
 // query returns the Action API parameters of req. maxlag is not sent:

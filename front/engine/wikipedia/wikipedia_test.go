@@ -2,7 +2,6 @@ package wikipedia
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -11,44 +10,27 @@ import (
 	"time"
 
 	"github.com/rypsok/rypsok/front/engine"
+	"github.com/rypsok/rypsok/front/engine/enginetest"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/shared/contract"
 	"github.com/rypsok/rypsok/shared/limits"
 )
 
 func TestNew(t *testing.T) {
-	tests := []struct {
-		name string
-		cfg  engine.Config
-		want error // nil: builds
-	}{
-		{"a User-Agent and a language build", engine.Config{UserAgent: testUA, Languages: []string{"en"}}, nil},
-		{"an http endpoint with a path builds", engine.Config{UserAgent: testUA, Languages: []string{"en"}, Endpoint: "http://127.0.0.1:8080/wiki"}, nil},
-		{"no User-Agent is refused", engine.Config{Languages: []string{"en"}}, ErrNoUserAgent},
-		{"no language is refused", engine.Config{UserAgent: testUA}, ErrNoLanguage},
-		{"an ftp endpoint is refused", engine.Config{UserAgent: testUA, Languages: []string{"en"}, Endpoint: "ftp://127.0.0.1/"}, engine.ErrEndpoint},
-		{"a relative endpoint is refused", engine.Config{UserAgent: testUA, Languages: []string{"en"}, Endpoint: "/wiki"}, engine.ErrEndpoint},
-		{"an endpoint with a query is refused", engine.Config{UserAgent: testUA, Languages: []string{"en"}, Endpoint: "https://wiki.example.org/?a=b"}, engine.ErrEndpoint},
-		{"an endpoint with user information is refused", engine.Config{UserAgent: testUA, Languages: []string{"en"}, Endpoint: "https://u:p@wiki.example.org/"}, engine.ErrEndpoint},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d, err := New(tt.cfg)
-			if tt.want == nil {
-				if err != nil || d == nil {
-					t.Fatalf("New = %v, %v; want a driver", d, err)
-				}
-				return
-			}
-			if !errors.Is(err, tt.want) {
-				t.Fatalf("New error = %v, want %v", err, tt.want)
-			}
-		})
-	}
+	enginetest.TestNew(t, New, []enginetest.NewCase{
+		{Name: "a User-Agent and a language build", Cfg: engine.Config{UserAgent: enginetest.UserAgent, Languages: []string{"en"}}},
+		{Name: "an http endpoint with a path builds", Cfg: engine.Config{UserAgent: enginetest.UserAgent, Languages: []string{"en"}, Endpoint: "http://127.0.0.1:8080/wiki"}},
+		{Name: "no User-Agent is refused", Cfg: engine.Config{Languages: []string{"en"}}, Want: ErrNoUserAgent},
+		{Name: "no language is refused", Cfg: engine.Config{UserAgent: enginetest.UserAgent}, Want: ErrNoLanguage},
+		{Name: "an ftp endpoint is refused", Cfg: engine.Config{UserAgent: enginetest.UserAgent, Languages: []string{"en"}, Endpoint: "ftp://127.0.0.1/"}, Want: engine.ErrEndpoint},
+		{Name: "a relative endpoint is refused", Cfg: engine.Config{UserAgent: enginetest.UserAgent, Languages: []string{"en"}, Endpoint: "/wiki"}, Want: engine.ErrEndpoint},
+		{Name: "an endpoint with a query is refused", Cfg: engine.Config{UserAgent: enginetest.UserAgent, Languages: []string{"en"}, Endpoint: "https://wiki.example.org/?a=b"}, Want: engine.ErrEndpoint},
+		{Name: "an endpoint with user information is refused", Cfg: engine.Config{UserAgent: enginetest.UserAgent, Languages: []string{"en"}, Endpoint: "https://u:p@wiki.example.org/"}, Want: engine.ErrEndpoint},
+	})
 }
 
 func TestProperties(t *testing.T) {
-	d, err := New(engine.Config{UserAgent: testUA, Languages: []string{"en", "ja", "nb"}})
+	d, err := New(engine.Config{UserAgent: enginetest.UserAgent, Languages: []string{"en", "ja", "nb"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,16 +69,12 @@ func TestRequest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, rec := fake(t, canned{http.StatusOK, jsonHeader(), fixture(t, "wikipedia-search-empty.json")})
+			srv, rec := enginetest.Fake(t, apiPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "wikipedia-search-empty.json")})
 			d := newDriver(t, srv.URL, "en", "ja")
-			if _, err := search(t, d, tt.req); err != nil {
+			if _, err := enginetest.Search(t, d, tt.req); err != nil {
 				t.Fatal(err)
 			}
-			got := rec.requests()
-			if len(got) != 1 {
-				t.Fatalf("%d requests, want 1", len(got))
-			}
-			r := got[0]
+			r := rec.One(t)
 			if r.Method != http.MethodGet || r.URL.Path != "/prefix/w/api.php" {
 				t.Errorf("request %s %s, want GET /prefix/w/api.php", r.Method, r.URL.Path)
 			}
@@ -108,8 +86,8 @@ func TestRequest(t *testing.T) {
 			if q := r.URL.Query(); !reflect.DeepEqual(q, want) {
 				t.Errorf("query = %v, want %v", q, want)
 			}
-			if ua := r.Header.Get("User-Agent"); ua != testUA {
-				t.Errorf("User-Agent = %q, want %q", ua, testUA)
+			if ua := r.Header.Get("User-Agent"); ua != enginetest.UserAgent {
+				t.Errorf("User-Agent = %q, want %q", ua, enginetest.UserAgent)
 			}
 			if a := r.Header.Get("Accept"); a != "application/json" {
 				t.Errorf("Accept = %q, want application/json", a)
@@ -134,19 +112,19 @@ func TestWikiOfLanguage(t *testing.T) {
 		{"zh-tw", "https://zh.wikipedia.org/w/api.php", "https://zh.wikipedia.org/wiki/Metasearch_engine"},
 		{"", "https://de.wikipedia.org/w/api.php", "https://de.wikipedia.org/wiki/Metasearch_engine"}, // the first configured
 	}
-	d, err := New(engine.Config{UserAgent: testUA, Languages: []string{"de", "en", "en-gb", "ja", "nb", "zh-tw"}})
+	d, err := New(engine.Config{UserAgent: enginetest.UserAgent, Languages: []string{"de", "en", "en-gb", "ja", "nb", "zh-tw"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range tests {
 		t.Run("language "+tt.lang, func(t *testing.T) {
-			rec := &recorder{}
-			c := &http.Client{Transport: roundTrip{canned{http.StatusOK, jsonHeader(), fixture(t, "wikipedia-search.json")}, rec}}
+			rec := &enginetest.Recorder{}
+			c := &http.Client{Transport: rec.Transport(enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "wikipedia-search.json")})}
 			res, err := d.Search(context.Background(), c, engine.Request{Query: "metasearch", Language: tt.lang, Count: 10})
 			if err != nil {
 				t.Fatal(err)
 			}
-			u := *rec.requests()[0].URL
+			u := *rec.Requests()[0].URL
 			u.RawQuery = ""
 			if u.String() != tt.api {
 				t.Errorf("asked %s, want %s", u.String(), tt.api)
@@ -194,9 +172,9 @@ func TestResults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := fake(t, canned{http.StatusOK, jsonHeader(), fixture(t, tt.file)})
+			srv, _ := enginetest.Fake(t, apiPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, tt.file)})
 			// The endpoint serves every language; the language names the wiki.
-			res, err := search(t, newDriver(t, srv.URL, "en", "ja"), engine.Request{Query: "q", Language: tt.lang, Count: 10})
+			res, err := enginetest.Search(t, newDriver(t, srv.URL, "en", "ja"), engine.Request{Query: "q", Language: tt.lang, Count: 10})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -233,8 +211,8 @@ func TestTitleAsMarkup(t *testing.T) {
 		{"ns":0,"title":"Ender's Game","snippet":""},
 		{"ns":0,"title":"","snippet":"a hit without a title is dropped"},
 		{"ns":0,"title":"C++","snippet":"x"}]}}`
-	srv, _ := fake(t, canned{http.StatusOK, jsonHeader(), []byte(body)})
-	res, err := search(t, newDriver(t, srv.URL, "en"), engine.Request{Query: "q", Count: 10})
+	srv, _ := enginetest.Fake(t, apiPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: []byte(body)})
+	res, err := enginetest.Search(t, newDriver(t, srv.URL, "en"), engine.Request{Query: "q", Count: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,14 +256,14 @@ func TestEmpty(t *testing.T) {
 		name string
 		body string
 	}{
-		{"the no-hit fixture", string(fixture(t, "wikipedia-search-empty.json"))},
+		{"the no-hit fixture", string(enginetest.Fixture(t, "wikipedia-search-empty.json"))},
 		{"formatversion 2 without hits", `{"batchcomplete":true,"query":{"searchinfo":{"totalhits":0},"search":[]}}`},
 		{"a query object without a search list", `{"batchcomplete":true,"query":{}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := fake(t, canned{http.StatusOK, jsonHeader(), []byte(tt.body)})
-			res, err := search(t, newDriver(t, srv.URL, "en"), engine.Request{Query: "q", Count: 10})
+			srv, _ := enginetest.Fake(t, apiPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: []byte(tt.body)})
+			res, err := enginetest.Search(t, newDriver(t, srv.URL, "en"), engine.Request{Query: "q", Count: 10})
 			if err != nil || len(res) != 0 {
 				t.Fatalf("Search = %v, %v; want no result and no error", res, err)
 			}
@@ -302,7 +280,7 @@ func TestErrors(t *testing.T) {
 		}
 		return h
 	}
-	hits := string(fixture(t, "wikipedia-search.json"))
+	hits := string(enginetest.Fixture(t, "wikipedia-search.json"))
 	tests := []struct {
 		name   string
 		status int
@@ -312,13 +290,13 @@ func TestErrors(t *testing.T) {
 		retry  time.Duration
 	}{
 		{"missingparam (200 and MediaWiki-API-Error) is a bad response", 200,
-			with(jsonHeader(), "MediaWiki-API-Error", "missingparam"), string(fixture(t, "wikipedia-error-missingparam.json")), response.ClassBadResponse, 0},
+			with(jsonHeader(), "MediaWiki-API-Error", "missingparam"), string(enginetest.Fixture(t, "wikipedia-error-missingparam.json")), response.ClassBadResponse, 0},
 		{"missingparam in the body alone is a bad response", 200,
-			jsonHeader(), string(fixture(t, "wikipedia-error-missingparam.json")), response.ClassBadResponse, 0},
+			jsonHeader(), string(enginetest.Fixture(t, "wikipedia-error-missingparam.json")), response.ClassBadResponse, 0},
 		{"maxlag (200, Retry-After 5) is rate limited for 5 s", 200,
-			with(jsonHeader(), "MediaWiki-API-Error", "maxlag", "Retry-After", "5", "X-Database-Lag", "6"), string(fixture(t, "wikipedia-error-maxlag.json")), response.ClassRateLimited, 5 * time.Second},
+			with(jsonHeader(), "MediaWiki-API-Error", "maxlag", "Retry-After", "5", "X-Database-Lag", "6"), string(enginetest.Fixture(t, "wikipedia-error-maxlag.json")), response.ClassRateLimited, 5 * time.Second},
 		{"maxlag in the body alone is rate limited too", 200,
-			with(jsonHeader(), "Retry-After", "5"), string(fixture(t, "wikipedia-error-maxlag.json")), response.ClassRateLimited, 5 * time.Second},
+			with(jsonHeader(), "Retry-After", "5"), string(enginetest.Fixture(t, "wikipedia-error-maxlag.json")), response.ClassRateLimited, 5 * time.Second},
 		{"ratelimited is rate limited", 200,
 			with(jsonHeader(), "MediaWiki-API-Error", "ratelimited"), `{"error":{"code":"ratelimited","info":"x"}}`, response.ClassRateLimited, 0},
 		{"readapidenied is unauthorized", 200,
@@ -329,21 +307,21 @@ func TestErrors(t *testing.T) {
 			with(jsonHeader(), "MediaWiki-API-Error", "badvalue"), hits, response.ClassBadResponse, 0},
 		{"an error object without a code is a bad response", 200, jsonHeader(), `{"error":{}}`, response.ClassBadResponse, 0},
 		{"the edge's 429 page is rate limited with its Retry-After", 429,
-			with(htmlType, "Retry-After", "60"), string(fixture(t, "wikipedia-429.html")), response.ClassRateLimited, 60 * time.Second},
+			with(htmlType, "Retry-After", "60"), string(enginetest.Fixture(t, "wikipedia-429.html")), response.ClassRateLimited, 60 * time.Second},
 		{"a 429 without Retry-After is rate limited without a wait", 429,
-			htmlType, string(fixture(t, "wikipedia-429.html")), response.ClassRateLimited, 0},
+			htmlType, string(enginetest.Fixture(t, "wikipedia-429.html")), response.ClassRateLimited, 0},
 		{"a Retry-After over an hour is capped at an hour", 429,
-			with(htmlType, "Retry-After", "86400"), string(fixture(t, "wikipedia-429.html")), response.ClassRateLimited, time.Hour},
+			with(htmlType, "Retry-After", "86400"), string(enginetest.Fixture(t, "wikipedia-429.html")), response.ClassRateLimited, time.Hour},
 		{"the edge's User-Agent 403 page is blocked", 403,
-			htmlType, string(fixture(t, "wikipedia-403-useragent.html")), response.ClassBlocked, 0},
+			htmlType, string(enginetest.Fixture(t, "wikipedia-403-useragent.html")), response.ClassBlocked, 0},
 		{"a 401 is unauthorized", 401, htmlType, "Unauthorized", response.ClassUnauthorized, 0},
 		{"a 500 is a server error", 500, htmlType, "<html>oops</html>", response.ClassServerError, 0},
 		{"a 503 with Retry-After is a server error with its wait", 503,
-			with(htmlType, "Retry-After", "30"), string(fixture(t, "wikipedia-429.html")), response.ClassServerError, 30 * time.Second},
-		{"a REST 400 is a bad response", 400, jsonHeader(), string(fixture(t, "wikipedia-rest-400.json")), response.ClassBadResponse, 0},
+			with(htmlType, "Retry-After", "30"), string(enginetest.Fixture(t, "wikipedia-429.html")), response.ClassServerError, 30 * time.Second},
+		{"a REST 400 is a bad response", 400, jsonHeader(), string(enginetest.Fixture(t, "wikipedia-rest-400.json")), response.ClassBadResponse, 0},
 		{"a redirect is a bad response", 301, with(htmlType, "Location", "https://en.wikipedia.org/"), "", response.ClassBadResponse, 0},
-		{"HTML at 200 is a bad response", 200, htmlType, string(fixture(t, "wikipedia-403-useragent.html")), response.ClassBadResponse, 0},
-		{"the REST search answer is not an Action API answer", 200, jsonHeader(), string(fixture(t, "wikipedia-rest-search.json")), response.ClassBadResponse, 0},
+		{"HTML at 200 is a bad response", 200, htmlType, string(enginetest.Fixture(t, "wikipedia-403-useragent.html")), response.ClassBadResponse, 0},
+		{"the REST search answer is not an Action API answer", 200, jsonHeader(), string(enginetest.Fixture(t, "wikipedia-rest-search.json")), response.ClassBadResponse, 0},
 		{"truncated JSON is a bad response", 200, jsonHeader(), hits[:len(hits)/2], response.ClassBadResponse, 0},
 		{"an empty body is a bad response", 200, jsonHeader(), "", response.ClassBadResponse, 0},
 		{"JSON null is a bad response", 200, jsonHeader(), "null", response.ClassBadResponse, 0},
@@ -354,9 +332,9 @@ func TestErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := fake(t, canned{tt.status, tt.header, []byte(tt.body)})
-			res, err := searchOnce(t, newDriver(t, srv.URL, "en"))
-			assertClass(t, res, err, tt.class, tt.retry)
+			srv, _ := enginetest.Fake(t, apiPath, enginetest.Canned{Status: tt.status, Header: tt.header, Body: []byte(tt.body)})
+			res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL, "en"))
+			enginetest.AssertClass(t, res, err, tt.class, tt.retry)
 		})
 	}
 }
@@ -367,8 +345,8 @@ func TestErrorsKeepProviderText(t *testing.T) {
 	info := strings.Repeat("Waiting for 10.64.32.117 ", 20)
 	long := strings.Repeat("c", 500)
 	body := `{"error":{"code":"` + long + `","info":"` + info + `"}}`
-	srv, _ := fake(t, canned{200, jsonHeader(), []byte(body)})
-	_, err := searchOnce(t, newDriver(t, srv.URL, "en"))
+	srv, _ := enginetest.Fake(t, apiPath, enginetest.Canned{Status: 200, Header: jsonHeader(), Body: []byte(body)})
+	_, err := enginetest.SearchOnce(t, newDriver(t, srv.URL, "en"))
 	if err == nil {
 		t.Fatal("no error")
 	}
@@ -387,10 +365,10 @@ func TestRefusedWithoutRequest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, rec := fake(t, canned{http.StatusOK, jsonHeader(), fixture(t, "wikipedia-search.json")})
-			res, err := search(t, newDriver(t, srv.URL, "en"), tt.req)
-			assertClass(t, res, err, response.ClassBadResponse, 0)
-			if n := len(rec.requests()); n != 0 {
+			srv, rec := enginetest.Fake(t, apiPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "wikipedia-search.json")})
+			res, err := enginetest.Search(t, newDriver(t, srv.URL, "en"), tt.req)
+			enginetest.AssertClass(t, res, err, response.ClassBadResponse, 0)
+			if n := len(rec.Requests()); n != 0 {
 				t.Errorf("%d requests sent, want none", n)
 			}
 		})
@@ -403,40 +381,18 @@ func TestRefusedWithoutRequest(t *testing.T) {
 func TestFetchFailures(t *testing.T) {
 	t.Run("an egress refusal is denied", func(t *testing.T) {
 		h := http.Header{contract.HeaderRefusal: {string(contract.ReasonHost)}}
-		srv, _ := fake(t, canned{contract.Status(contract.ReasonHost), h, []byte("rypsok-egress: host\n")})
-		res, err := searchOnce(t, newDriver(t, srv.URL, "en"))
-		assertClass(t, res, err, response.ClassDenied, 0)
+		srv, _ := enginetest.Fake(t, apiPath, enginetest.Canned{Status: contract.Status(contract.ReasonHost), Header: h, Body: []byte("rypsok-egress: host\n")})
+		res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL, "en"))
+		enginetest.AssertClass(t, res, err, response.ClassDenied, 0)
 	})
 	t.Run("a deadline passed is a timeout", func(t *testing.T) {
 		release := make(chan struct{})
-		srv := httptestBlocking(t, release)
+		srv := enginetest.Blocking(t, release)
 		defer close(release)
 		d := newDriver(t, srv, "en")
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 		defer cancel()
-		res, err := d.Search(ctx, client(), engine.Request{Query: "q", Count: 10})
-		assertClass(t, res, err, response.ClassTimeout, 0)
+		res, err := d.Search(ctx, enginetest.Client(), engine.Request{Query: "q", Count: 10})
+		enginetest.AssertClass(t, res, err, response.ClassTimeout, 0)
 	})
-}
-
-// searchOnce asks d for "q" in its first language.
-func searchOnce(t *testing.T, d engine.Driver) ([]engine.Result, error) {
-	t.Helper()
-	return search(t, d, engine.Request{Query: "q", Count: 10})
-}
-
-// assertClass checks that err is an *engine.Error of class c with wait
-// retry, and that no result came with it.
-func assertClass(t *testing.T, res []engine.Result, err error, c response.EngineClass, retry time.Duration) {
-	t.Helper()
-	var e *engine.Error
-	if !errors.As(err, &e) {
-		t.Fatalf("Search = %d results, %v; want an *engine.Error of class %s", len(res), err, c)
-	}
-	if e.Class != c || e.RetryAfter != retry {
-		t.Errorf("class %s, RetryAfter %v; want %s, %v (%v)", e.Class, e.RetryAfter, c, retry, err)
-	}
-	if res != nil {
-		t.Errorf("%d results with the error, want none", len(res))
-	}
 }
