@@ -7,7 +7,7 @@ LDFLAGS := -s -w -X github.com/rypsok/rypsok/shared/version.stamp=$(VERSION)
 BIN := bin
 FUZZTIME ?= 5s
 
-.PHONY: all build run test lint vet fmt-check staticcheck unit test-ts bench fuzz-smoke fuzz clean bench-compare coldstart
+.PHONY: all build run test lint vet fmt-check staticcheck unit test-ts bench fuzz-smoke fuzz clean bench-compare coldstart extract-score
 
 all: build
 
@@ -79,3 +79,18 @@ bench-compare:
 # testdata/coldstart is its own module.
 coldstart: build
 	cd testdata/coldstart && $(GO) run . -rypsok ../../bin/rypsok -n 50
+
+# Extraction quality on the two dev sets in ../shared/fixtures/extraction:
+# shingle F1 (Mozilla) and snippet F1 (trafilatura), plus pages per second
+# and peak RSS for a 5 MiB page. EXTRACT_FLAGS=-baseline scores the plain
+# readability + html-to-markdown pipeline instead.
+EXTRACT_FIXTURES ?= $(abspath ../shared/fixtures/extraction)
+extract-score:
+	@out=$$(mktemp -d) && \
+	$(GO) test -tags quality -count=1 -v -run TestQuality ./front/extract/ -args -out $$out -fixtures $(EXTRACT_FIXTURES) $(EXTRACT_FLAGS) | grep -E 'pages|FAIL' ; \
+	$(GO) test -tags quality -count=1 -v -run TestPeakRSS ./front/extract/ -args -out $$out | grep -E 'RSS|FAIL' ; \
+	echo "== mozilla (shingle F1, --markdown)" && \
+	python3 $(EXTRACT_FIXTURES)/score.py --truth $(EXTRACT_FIXTURES)/ground-truth.json --pred $$out/mozilla.json --markdown && \
+	echo "== trafilatura (snippets, --markdown)" && \
+	python3 $(EXTRACT_FIXTURES)/trafilatura/score_snippets.py --cases $(EXTRACT_FIXTURES)/trafilatura/cases.json --pred $$out/trafilatura.json --markdown && \
+	rm -rf $$out

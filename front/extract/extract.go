@@ -1,0 +1,577 @@
+// Package extract turns a fetched HTML (or XHTML) document into its main
+// content as Markdown: charset decoding, removal of hidden and non-rendered
+// content, a readability pass with a fallback, and conversion to Markdown.
+// It runs no script and follows no meta refresh. Pure: no I/O.
+//
+// The steps of HTML, in order:
+//
+//  1. Parse with golang.org/x/net/html, then bound the tree: subtrees
+//     deeper than maxDepth and every node after the first maxNodes are cut
+//     (Result.Partial).
+//  2. Remove what a browser does not render or the author hid (REQ-CTX-005):
+//     script, style, template, noscript, iframe, frame(set), object, embed,
+//     canvas, comments, closed dialogs, and any element with the hidden
+//     attribute, aria-hidden="true", or an inline style with display:none or
+//     visibility:hidden. (Form controls and svg are rendered, so they stay;
+//     dropping them measured slightly worse.)
+//  3. Run readability (codeberg.org/readeck/go-readability/v2). When it finds
+//     nothing, or its text is short both in absolute terms and relative to
+//     the page's visible text, fall back to the page's single <article>, its
+//     <main>, or the cleaned <body> without nav/header/footer/aside
+//     (Result.Partial). A document nested deeper than x/net/html accepts
+//     (512) is flattened below depth 256 and parsed again (Result.Partial).
+//  4. Make links and images absolute against the page URL or its <base
+//     href>; drop links whose scheme is not http, https, mailto or ftp.
+//  5. Convert to Markdown (github.com/JohannesKaufmann/html-to-markdown/v2,
+//     commonmark and table plugins: headings, lists, fenced code, tables).
+//  6. Clean: boundary.RemoveInvisible, 3+ line breaks become 2, trim.
+package extract
+
+import (
+	"errors"
+	"net/url"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	readability "codeberg.org/readeck/go-readability/v2"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/commonmark"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/rypsok/rypsok/front/boundary"
+)
+
+// Result is the main content of one page.
+type Result struct {
+	// Title is the article's title (readability's, else <title>), plain
+	// text with white space collapsed.
+	Title string
+	// Markdown is the main content.
+	Markdown string
+	// Partial reports that the document was cut to the parser bounds or
+	// that extraction fell back from readability: the caller notices
+	// extraction_partial.
+	Partial bool
+}
+
+// ErrNothing is returned when a document has no extractable text
+// (unsupported_content, extraction_failed).
+var ErrNothing = errors.New("extract: nothing extractable")
+
+// Bounds on the parsed tree.
+const (
+	maxDepth = 512
+	maxNodes = 500_000
+)
+
+// Fallback thresholds: readability's text is accepted unless it has fewer
+// than minChars characters AND less than minShare of the page's visible text.
+const (
+	minChars = 200
+	minShare = 0.25
+)
+
+// HTML extracts from a decoded document; base is the page URL (links and
+// images are made absolute against it or a <base href>). base may be nil.
+func HTML(doc string, base *url.URL) (Result, error) {
+	if !utf8.ValidString(doc) {
+		doc = strings.ToValidUTF8(doc, "\uFFFD")
+	}
+	var res Result
+	root, err := html.Parse(strings.NewReader(doc))
+	if err != nil {
+		// x/net/html refuses nesting deeper than 512: drop the tags below
+		// flattenDepth and parse again.
+		root, err = html.Parse(strings.NewReader(flatten(doc)))
+		if err != nil {
+			return Result{}, ErrNothing
+		}
+		res.Partial = true
+	}
+	if bound(root) {
+		res.Partial = true
+	}
+	pageURL := effectiveBase(root, base)
+	title := collapse(textOf(find(root, atom.Title)))
+	removeHidden(root)
+
+	body := find(root, atom.Body)
+	if body == nil {
+		body = root
+	}
+	pageText := visibleLen(body)
+	if pageText == 0 {
+		return Result{}, ErrNothing
+	}
+	fallback := chooseFallback(root)
+
+	// readability mutates the tree: keep the fallback in a clone.
+	var fallbackCopy *html.Node
+	if fallback != nil {
+		fallbackCopy = clone(fallback)
+	}
+
+	p := readability.NewParser()
+	art, rerr := p.ParseAndMutate(root, readabilityURL(pageURL))
+	content := art.Node
+	if rerr == nil {
+		if t := collapse(art.Title()); t != "" {
+			title = t
+		}
+	}
+	n := 0
+	if content != nil {
+		n = visibleLen(content)
+	}
+	if rerr != nil || content == nil || (n < minChars && float64(n) < minShare*float64(pageText)) {
+		if fallbackCopy != nil && visibleLen(fallbackCopy) > n {
+			content = fallbackCopy
+			res.Partial = true
+		}
+	}
+	if content == nil {
+		return Result{}, ErrNothing
+	}
+	absolutize(content, pageURL)
+
+	md, err := toMarkdown(content)
+	if err != nil {
+		return Result{}, ErrNothing
+	}
+	res.Markdown = clean(md)
+	res.Title, _ = boundary.RemoveInvisible(title)
+	if strings.TrimSpace(res.Markdown) == "" {
+		return Result{}, ErrNothing
+	}
+	return res, nil
+}
+
+// readabilityURL gives readability a non-nil URL (it resolves links with it).
+func readabilityURL(u *url.URL) *url.URL {
+	if u == nil {
+		return &url.URL{}
+	}
+	return u
+}
+
+// effectiveBase is the page URL resolved with the first <base href>, as in
+// a browser; base itself when there is none or it does not parse.
+func effectiveBase(root *html.Node, base *url.URL) *url.URL {
+	b := find(root, atom.Base)
+	for b != nil {
+		// the first <base> with an href counts
+		if href, ok := attr(b, "href"); ok {
+			h, err := url.Parse(strings.TrimSpace(href))
+			if err != nil {
+				return base
+			}
+			if base != nil {
+				return base.ResolveReference(h)
+			}
+			if h.IsAbs() {
+				return h
+			}
+			return base
+		}
+		b = nextElement(b, atom.Base)
+	}
+	return base
+}
+
+// bound cuts the tree to maxDepth and maxNodes; true when it cut anything.
+// Iterative, so that a nesting bomb costs no stack.
+func bound(root *html.Node) bool {
+	cut := false
+	count := 0
+	depth := 0
+	n := root
+	for n != nil {
+		count++
+		if count > maxNodes {
+			// drop n and everything after it in document order
+			for m := n; m != nil && m != root; m = m.Parent {
+				for m.NextSibling != nil {
+					m.Parent.RemoveChild(m.NextSibling)
+				}
+			}
+			if n.Parent != nil {
+				n.Parent.RemoveChild(n)
+			}
+			return true
+		}
+		if n.FirstChild != nil && depth >= maxDepth {
+			for n.FirstChild != nil {
+				n.RemoveChild(n.FirstChild)
+			}
+			cut = true
+		}
+		if n.FirstChild != nil {
+			n = n.FirstChild
+			depth++
+			continue
+		}
+		for n != nil && n != root && n.NextSibling == nil {
+			n = n.Parent
+			depth--
+		}
+		if n == nil || n == root {
+			break
+		}
+		n = n.NextSibling
+	}
+	return cut
+}
+
+// flattenDepth is the tag depth below which flatten drops tags; the parser
+// adds implied elements, so it stays well under the parser's 512.
+const flattenDepth = 256
+
+// flatten rewrites doc without the start and end tags nested deeper than
+// flattenDepth, keeping their text.
+func flatten(doc string) string {
+	var b strings.Builder
+	b.Grow(len(doc))
+	z := html.NewTokenizer(strings.NewReader(doc))
+	depth, skipped := 0, 0
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			return b.String()
+		case html.StartTagToken:
+			name, _ := z.TagName()
+			if void[atom.Lookup(name)] {
+				break
+			}
+			if depth >= flattenDepth {
+				skipped++
+				continue
+			}
+			depth++
+		case html.EndTagToken:
+			if skipped > 0 {
+				skipped--
+				continue
+			}
+			if depth > 0 {
+				depth--
+			}
+		}
+		b.Write(z.Raw())
+	}
+}
+
+var void = map[atom.Atom]bool{
+	atom.Area: true, atom.Base: true, atom.Br: true, atom.Col: true, atom.Embed: true,
+	atom.Hr: true, atom.Img: true, atom.Input: true, atom.Link: true, atom.Meta: true,
+	atom.Source: true, atom.Track: true, atom.Wbr: true,
+}
+
+// dropped are elements whose content is never rendered as page text.
+var dropped = map[atom.Atom]bool{
+	atom.Script: true, atom.Style: true, atom.Template: true, atom.Noscript: true,
+	atom.Iframe: true, atom.Frame: true, atom.Frameset: true, atom.Object: true,
+	atom.Embed: true, atom.Canvas: true, atom.Link: true, atom.Meta: true,
+}
+
+var (
+	rxDisplayNone = regexp.MustCompile(`(?i)(?:^|;)\s*display\s*:\s*none\b`)
+	rxVisHidden   = regexp.MustCompile(`(?i)(?:^|;)\s*visibility\s*:\s*(?:hidden|collapse)\b`)
+)
+
+// hidden reports whether an element is hidden by its author or never
+// rendered.
+func hidden(n *html.Node) bool {
+	if n.Type != html.ElementNode {
+		return n.Type == html.CommentNode
+	}
+	if dropped[n.DataAtom] {
+		return true
+	}
+	if n.DataAtom == atom.Dialog {
+		if _, open := attr(n, "open"); !open {
+			return true
+		}
+	}
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "hidden":
+			// hidden="until-found" is found by find-in-page: still content
+			if !strings.EqualFold(strings.TrimSpace(a.Val), "until-found") {
+				return true
+			}
+		case "aria-hidden":
+			if strings.EqualFold(strings.TrimSpace(a.Val), "true") {
+				return true
+			}
+		case "style":
+			if rxDisplayNone.MatchString(a.Val) || rxVisHidden.MatchString(a.Val) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// removeHidden removes hidden and non-rendered nodes (REQ-CTX-005), except
+// in <head>, whose <title> and metadata readability reads.
+func removeHidden(root *html.Node) {
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			if c.DataAtom == atom.Head && c.Type == html.ElementNode {
+				removeScriptsOnly(c)
+			} else if hidden(c) {
+				n.RemoveChild(c)
+			} else {
+				walk(c)
+			}
+			c = next
+		}
+	}
+	walk(root)
+}
+
+// removeScriptsOnly strips executable and style content from <head>,
+// keeping <title> and <meta> for the title and byline.
+func removeScriptsOnly(head *html.Node) {
+	for c := head.FirstChild; c != nil; {
+		next := c.NextSibling
+		if c.Type == html.ElementNode {
+			switch c.DataAtom {
+			case atom.Script, atom.Style, atom.Template, atom.Noscript, atom.Iframe, atom.Object, atom.Embed:
+				head.RemoveChild(c)
+			}
+		}
+		c = next
+	}
+}
+
+// chooseFallback picks the fallback container: the page's only <article>,
+// else its only <main> (or role=main), else <body>, stripped of navigation,
+// headers, footers and asides.
+func chooseFallback(root *html.Node) *html.Node {
+	var articles, mains []*html.Node
+	var body *html.Node
+	walkElements(root, func(n *html.Node) {
+		switch {
+		case n.DataAtom == atom.Article:
+			articles = append(articles, n)
+		case n.DataAtom == atom.Main || attrIs(n, "role", "main"):
+			mains = append(mains, n)
+		case n.DataAtom == atom.Body && body == nil:
+			body = n
+		}
+	})
+	var pick *html.Node
+	switch {
+	case len(articles) == 1 && visibleLen(articles[0]) > 0:
+		pick = articles[0]
+	case len(mains) == 1 && visibleLen(mains[0]) > 0:
+		pick = mains[0]
+	default:
+		pick = body
+	}
+	if pick == nil {
+		return nil
+	}
+	c := clone(pick)
+	var strip func(n *html.Node)
+	strip = func(n *html.Node) {
+		for ch := n.FirstChild; ch != nil; {
+			next := ch.NextSibling
+			if ch.Type == html.ElementNode && (ch.DataAtom == atom.Nav || ch.DataAtom == atom.Aside ||
+				ch.DataAtom == atom.Footer || ch.DataAtom == atom.Header && ch.Parent.DataAtom == atom.Body ||
+				attrIs(ch, "role", "navigation") || attrIs(ch, "role", "banner") || attrIs(ch, "role", "contentinfo")) {
+				n.RemoveChild(ch)
+			} else {
+				strip(ch)
+			}
+			ch = next
+		}
+	}
+	strip(c)
+	if c.DataAtom == atom.Body {
+		c.DataAtom, c.Data = atom.Div, "div"
+	}
+	return c
+}
+
+// absolutize resolves href and src against base and drops link targets a
+// reader cannot follow (javascript:, data:, …).
+func absolutize(root *html.Node, base *url.URL) {
+	walkElements(root, func(n *html.Node) {
+		for i := range n.Attr {
+			a := &n.Attr[i]
+			if a.Key != "href" && a.Key != "src" {
+				continue
+			}
+			u, err := url.Parse(strings.TrimSpace(a.Val))
+			if err == nil && base != nil {
+				u = base.ResolveReference(u)
+			}
+			if err != nil || !followable(u) {
+				a.Val = ""
+				continue
+			}
+			a.Val = u.String()
+		}
+	})
+}
+
+func followable(u *url.URL) bool {
+	switch strings.ToLower(u.Scheme) {
+	case "http", "https", "mailto", "ftp":
+		return true
+	case "":
+		// a relative reference with no base to resolve it against
+		return u.Opaque == "" && (u.Path != "" || u.Fragment != "" || u.Host != "")
+	}
+	return false
+}
+
+// toMarkdown converts a subtree.
+func toMarkdown(n *html.Node) (string, error) {
+	conv := converter.NewConverter(converter.WithPlugins(
+		base.NewBasePlugin(),
+		commonmark.NewCommonmarkPlugin(),
+		table.NewTablePlugin(),
+	))
+	b, err := conv.ConvertNode(n)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+var rxBlankLines = regexp.MustCompile(`\n[ \t]*\n(?:[ \t]*\n)+`)
+
+// clean removes invisible characters, collapses runs of blank lines and
+// trims.
+func clean(md string) string {
+	md = strings.ReplaceAll(md, "\r\n", "\n")
+	md, _ = boundary.RemoveInvisible(md)
+	md = rxBlankLines.ReplaceAllString(md, "\n\n")
+	return strings.TrimSpace(md)
+}
+
+// --- small DOM helpers ---
+
+func attr(n *html.Node, key string) (string, bool) {
+	for _, a := range n.Attr {
+		if a.Key == key && a.Namespace == "" {
+			return a.Val, true
+		}
+	}
+	return "", false
+}
+
+func attrIs(n *html.Node, key, val string) bool {
+	v, ok := attr(n, key)
+	return ok && strings.EqualFold(strings.TrimSpace(v), val)
+}
+
+// walkElements calls fn on every element under root, in document order.
+func walkElements(root *html.Node, fn func(*html.Node)) {
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode {
+				fn(c)
+			}
+			walk(c)
+		}
+	}
+	walk(root)
+}
+
+// find returns the first element with tag a under root.
+func find(root *html.Node, a atom.Atom) *html.Node {
+	var found *html.Node
+	var walk func(n *html.Node) bool
+	walk = func(n *html.Node) bool {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode && c.DataAtom == a {
+				found = c
+				return true
+			}
+			if walk(c) {
+				return true
+			}
+		}
+		return false
+	}
+	walk(root)
+	return found
+}
+
+// nextElement returns the next element with tag a after n in document
+// order, outside n's subtree.
+func nextElement(n *html.Node, a atom.Atom) *html.Node {
+	for m := n; m != nil; m = m.Parent {
+		for s := m.NextSibling; s != nil; s = s.NextSibling {
+			if s.Type == html.ElementNode && s.DataAtom == a {
+				return s
+			}
+			if f := find(s, a); f != nil {
+				return f
+			}
+		}
+	}
+	return nil
+}
+
+func clone(n *html.Node) *html.Node {
+	c := &html.Node{Type: n.Type, DataAtom: n.DataAtom, Data: n.Data, Namespace: n.Namespace,
+		Attr: append([]html.Attribute(nil), n.Attr...)}
+	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+		c.AppendChild(clone(ch))
+	}
+	return c
+}
+
+// textOf is the concatenated text under n.
+func textOf(n *html.Node) string {
+	if n == nil {
+		return ""
+	}
+	var b strings.Builder
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return b.String()
+}
+
+// visibleLen counts the non-space characters of the text under n.
+func visibleLen(n *html.Node) int {
+	count := 0
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			for _, r := range n.Data {
+				if r != ' ' && r != '\n' && r != '\t' && r != '\r' && r != '\f' && r != 0xA0 {
+					count++
+				}
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return count
+}
+
+func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,202 @@
+//go:build quality
+
+package extract
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	readability "codeberg.org/readeck/go-readability/v2"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/commonmark"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
+	"golang.org/x/net/html"
+)
+
+// go test -tags quality -run TestQuality ./front/extract/ -args -out DIR [-baseline]
+// writes DIR/mozilla.json and DIR/trafilatura.json for score.py and
+// score_snippets.py (make extract-score).
+var (
+	outDir   = flag.String("out", "", "directory for the prediction files")
+	baseline = flag.Bool("baseline", false, "score the plain readability + html-to-markdown pipeline instead")
+	fixtures = flag.String("fixtures", "../../../shared/fixtures/extraction", "extraction dev sets")
+)
+
+type pred struct {
+	ArticleBody string `json:"articleBody"`
+}
+
+func TestQuality(t *testing.T) {
+	if *outDir == "" {
+		t.Fatal("-out DIR is required")
+	}
+	if err := os.MkdirAll(*outDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fake, _ := url.Parse("http://fakehost/test/page.html")
+
+	// Mozilla set
+	names, err := filepath.Glob(filepath.Join(*fixtures, "mozilla", "*", "source.html"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no mozilla pages under %s", *fixtures)
+	}
+	sort.Strings(names)
+	docs := make(map[string]string, len(names))
+	for _, name := range names {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := Decode(b, "text/html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs[filepath.Base(filepath.Dir(name))] = doc
+	}
+	out := map[string]pred{}
+	var bytesIn int
+	start := time.Now()
+	partial := 0
+	for id, doc := range docs {
+		bytesIn += len(doc)
+		md, p := run(t, doc, fake)
+		if p {
+			partial++
+		}
+		out[id] = pred{md}
+	}
+	el := time.Since(start)
+	t.Logf("mozilla: %d pages, %.1f MB in %v: %.1f pages/s, %.1f MB/s single-threaded; %d partial",
+		len(docs), float64(bytesIn)/1e6, el.Round(time.Millisecond),
+		float64(len(docs))/el.Seconds(), float64(bytesIn)/1e6/el.Seconds(), partial)
+	write(t, "mozilla.json", out)
+
+	// trafilatura set
+	var cases map[string]struct {
+		URL string `json:"url"`
+	}
+	b, err := os.ReadFile(filepath.Join(*fixtures, "trafilatura", "cases.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	out = map[string]pred{}
+	partial = 0
+	start = time.Now()
+	for id, c := range cases {
+		raw, err := os.ReadFile(filepath.Join(*fixtures, "trafilatura", "pages", id+".html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := Decode(raw, "text/html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := fake
+		if c.URL != "" {
+			if pu, err := url.Parse(c.URL); err == nil {
+				u = pu
+			}
+		}
+		md, p := run(t, doc, u)
+		if p {
+			partial++
+		}
+		out[id] = pred{md}
+	}
+	t.Logf("trafilatura: %d pages in %v; %d partial", len(cases), time.Since(start).Round(time.Millisecond), partial)
+	write(t, "trafilatura.json", out)
+}
+
+func run(t *testing.T, doc string, u *url.URL) (string, bool) {
+	if *baseline {
+		return plain(doc, u), false
+	}
+	r, err := HTML(doc, u)
+	if err != nil {
+		return "", false
+	}
+	// the tool returns the title in its own field; it is not scored
+	return r.Markdown, r.Partial
+}
+
+// plain is the reference pipeline of the fixtures' READMEs.
+func plain(doc string, u *url.URL) string {
+	root, err := html.Parse(strings.NewReader(doc))
+	if err != nil {
+		return ""
+	}
+	p := readability.NewParser()
+	art, err := p.ParseAndMutate(root, u)
+	if err != nil || art.Node == nil {
+		return ""
+	}
+	var buf bytes.Buffer
+	if err := art.RenderHTML(&buf); err != nil {
+		return ""
+	}
+	conv := converter.NewConverter(converter.WithPlugins(base.NewBasePlugin(), commonmark.NewCommonmarkPlugin(), table.NewTablePlugin()))
+	md, err := conv.ConvertString(buf.String(), converter.WithDomain(u.String()))
+	if err != nil {
+		return ""
+	}
+	return md
+}
+
+func write(t *testing.T, name string, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(*outDir, name), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPeakRSS extracts one synthetic 5 MiB article and reports the
+// process's peak RSS (VmHWM) and the Go heap after it.
+func TestPeakRSS(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<!doctype html><html><head><title>Big</title></head><body><nav><a href=/>Home</a></nav><article><h1>Big</h1>")
+	para := "<p>Lorem ipsum dolor sit amet, <a href=\"/x\">consectetur</a> adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam.</p>\n"
+	for b.Len() < 5<<20 {
+		b.WriteString(para)
+	}
+	b.WriteString("</article></body></html>")
+	doc := b.String()
+	u, _ := url.Parse("https://example.org/a")
+	start := time.Now()
+	r, err := HTML(doc, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	t.Logf("5 MiB page: %v, %d chars of Markdown; peak RSS %s; Go heap total alloc %.0f MiB",
+		time.Since(start).Round(time.Millisecond), len(r.Markdown), vmHWM(), float64(ms.TotalAlloc)/(1<<20))
+}
+
+func vmHWM() string {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return "unknown"
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "VmHWM:") {
+			return strings.TrimSpace(strings.TrimPrefix(l, "VmHWM:"))
+		}
+	}
+	return "unknown"
+}
