@@ -1,0 +1,130 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/rypsok/rypsok/front/boundary"
+	"github.com/rypsok/rypsok/front/extract"
+	"github.com/rypsok/rypsok/front/response"
+)
+
+// document is a page's content, cleaned, before the window.
+type document struct {
+	title   string
+	content string
+	removed int  // invisible and control characters removed from the content
+	partial bool // extraction_partial
+}
+
+// errPanic is a conversion that panicked.
+var errPanic = errors.New("fetch: conversion panicked")
+
+// convert reads the page by its media type (REQ-PAGE-005): HTML and XHTML
+// are decoded (REQ-PAGE-007) and extracted to Markdown (front/extract:
+// ErrNothing is unsupported_content, extraction_failed; a partial result
+// is noticed); text/plain and text/markdown are decoded and passed
+// through the boundary (boundary.RemoveInvisible keeps line breaks);
+// anything else is unsupported_content, media_type. A Content-Encoding
+// other than identity (the egress decodes gzip, so one left is one it
+// did not ask for) is unsupported_content, media_type too, with the
+// declared media type: the bytes are not text rypsok can read. A missing
+// Content-Type is sniffed (http.DetectContentType). The work runs in the
+// CPU pool; when ctx ends first, the call answers unavailable, deadline
+// and the work is abandoned.
+func (p *Pipeline) convert(ctx context.Context, pg page) (document, *response.Error) {
+	ct := pg.header.Get("Content-Type")
+	if strings.TrimSpace(ct) == "" {
+		ct = http.DetectContentType(pg.body)
+	}
+	mt := mediaType(ct)
+	if ce := strings.ToLower(strings.TrimSpace(pg.header.Get("Content-Encoding"))); ce != "" && ce != "identity" {
+		return document{}, unsupportedMedia(mt)
+	}
+	var work func() (document, error)
+	switch mt {
+	case "text/html", "application/xhtml+xml":
+		work = func() (document, error) {
+			s, err := extract.Decode(pg.body, ct)
+			if err != nil {
+				return document{}, extract.ErrNothing
+			}
+			r, err := extract.HTML(s, pg.url.url)
+			if err != nil {
+				return document{}, err
+			}
+			return document{title: r.Title, content: r.Markdown, partial: r.Partial}, nil
+		}
+	case "text/plain", "text/markdown":
+		work = func() (document, error) {
+			s, err := extract.Decode(pg.body, ct)
+			if err != nil {
+				return document{}, extract.ErrNothing
+			}
+			s, removed := boundary.RemoveInvisible(s)
+			return document{content: s, removed: removed}, nil
+		}
+	default:
+		return document{}, unsupportedMedia(mt)
+	}
+	doc, err := p.offload(ctx, work)
+	switch {
+	case err == nil:
+		return doc, nil
+	case ctx.Err() != nil:
+		return document{}, response.Unavailable(response.ReasonDeadline, -1)
+	case errors.Is(err, errPanic):
+		p.o.Log.Error().Str("event", "fetch_conversion_panic").Send()
+	}
+	return document{}, extractionFailed()
+}
+
+// offload runs work in the CPU pool (at most min(LIM-C8, GOMAXPROCS) at
+// once) in a goroutine the Pipeline's WaitGroup owns, and returns its
+// result, or ctx's error as soon as ctx ends: the work then finishes
+// unobserved. A panic in work is recovered as errPanic.
+func (p *Pipeline) offload(ctx context.Context, work func() (document, error)) (document, error) {
+	select {
+	case p.cpu <- struct{}{}:
+	case <-ctx.Done():
+		return document{}, ctx.Err()
+	}
+	type result struct {
+		doc document
+		err error
+	}
+	done := make(chan result, 1)
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		defer func() { <-p.cpu }()
+		var r result
+		defer func() {
+			if recover() != nil {
+				r = result{err: errPanic}
+			}
+			done <- r
+		}()
+		r.doc, r.err = work()
+	}()
+	select {
+	case r := <-done:
+		return r.doc, r.err
+	case <-ctx.Done():
+		return document{}, ctx.Err()
+	}
+}
+
+// mediaType returns ct's media type, lower-cased, without parameters.
+func mediaType(ct string) string {
+	if mt, _, err := mime.ParseMediaType(ct); err == nil {
+		return mt
+	}
+	if i := strings.IndexByte(ct, ';'); i >= 0 {
+		ct = ct[:i]
+	}
+	return strings.ToLower(strings.TrimSpace(ct))
+}
