@@ -87,7 +87,7 @@ func TestAHostSeesTheToolsOverStdio(t *testing.T) {
 	for _, tool := range res.Tools {
 		names = append(names, tool.Name)
 	}
-	if got := strings.Join(names, ","); got != "engine_status,web_search" {
+	if got := strings.Join(names, ","); got != "engine_status,web_fetch,web_search" {
 		t.Fatalf("tools %s", got)
 	}
 	if !strings.Contains(cs.InitializeResult().Instructions, "external data") {
@@ -122,8 +122,12 @@ func TestCallsOverStdio(t *testing.T) {
 	if e, _ := obj["error"].(map[string]any); !isErr || e["kind"] != "invalid_request" {
 		t.Errorf("invalid max_results: %v", obj)
 	}
-	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "web_fetch", Arguments: map[string]any{"url": "https://example.org/"}}); err == nil {
-		t.Error("web_fetch is not served yet: want a protocol error")
+	isErr, obj = callTool(t, cs, "web_fetch", map[string]any{"url": "https://127.0.0.1/"})
+	if e, _ := obj["error"].(map[string]any); !isErr || e["kind"] != "denied" || e["detail"].(map[string]any)["reason"] != "egress" {
+		t.Errorf("web_fetch of a loopback literal: %v, want denied egress", obj)
+	}
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "no_such_tool", Arguments: map[string]any{}}); err == nil {
+		t.Error("an unknown tool: want a protocol error")
 	}
 }
 
@@ -223,7 +227,7 @@ func TestCommandLine(t *testing.T) {
 			[]string{"search.deadline_ms", "inline secrets are refused"}},
 		{"call engine_status", nil, []string{"call", "engine_status"}, 0, "{\n  \"outcome\": \"ok\"", nil},
 		{"call with invalid arguments", nil, []string{"call", "web_search", `{"query": ""}`}, 1, "{\n  \"error\": {\n    \"kind\": \"invalid_request\"", nil},
-		{"call of a tool not served", nil, []string{"call", "web_fetch", `{}`}, 2, "", []string{"unknown tool"}},
+		{"call of a tool not served", nil, []string{"call", "no_such_tool", `{}`}, 2, "", []string{"unknown tool"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := rypsok(context.Background(), tc.env, tc.args...)

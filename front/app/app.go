@@ -35,6 +35,8 @@ type Options struct {
 	Metrics *telemetry.Metrics
 	// Search runs web_search's pipeline; nil answers no_engine.
 	Search Searcher
+	// Fetch runs web_fetch's pipeline; nil leaves web_fetch unlisted.
+	Fetch Fetcher
 	// Health gives the engines' breaker states and latencies for
 	// engine_status; nil reports every active engine closed, no latency.
 	Health *health.Tracker
@@ -53,6 +55,7 @@ type Services struct {
 	now      func() time.Time
 	search   *searcher
 	searcher Searcher
+	fetcher  Fetcher
 	health   *health.Tracker
 }
 
@@ -72,6 +75,7 @@ func New(o Options) *Services {
 	}
 	s.search = newSearcher(o.Config)
 	s.searcher = o.Search
+	s.fetcher = o.Fetch
 	s.health = o.Health
 	return s
 }
@@ -80,6 +84,9 @@ func New(o Options) *Services {
 // tool whose capability has not landed is not listed.
 func (s *Services) Tools() []string {
 	tools := []string{response.ToolWebSearch}
+	if s.fetcher != nil {
+		tools = append(tools, response.ToolWebFetch)
+	}
 	if s.cfg.Service.EngineStatus {
 		tools = append(tools, response.ToolEngineStatus)
 	}
@@ -183,6 +190,12 @@ func (s *Services) dispatch(ctx context.Context, tool string, raw json.RawMessag
 			return nil, err
 		}
 		return s.Search(ctx, req)
+	case response.ToolWebFetch:
+		req, err := s.parseFetch(a)
+		if err != nil {
+			return nil, err
+		}
+		return s.fetcher.Fetch(ctx, req)
 	case response.ToolEngineStatus:
 		if err := a.unknown(); err != nil {
 			return nil, err
@@ -198,6 +211,9 @@ func (s *Services) Wait() {
 	s.calls.Wait()
 	if w, ok := s.searcher.(interface{ Wait() }); ok {
 		w.Wait()
+	}
+	if c, ok := s.fetcher.(interface{ Close() }); ok {
+		c.Close()
 	}
 }
 

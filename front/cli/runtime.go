@@ -11,6 +11,7 @@ import (
 	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/engine"
 	"github.com/rypsok/rypsok/front/engine/drivers"
+	"github.com/rypsok/rypsok/front/fetch"
 	"github.com/rypsok/rypsok/front/health"
 	"github.com/rypsok/rypsok/front/launcher"
 	"github.com/rypsok/rypsok/front/outbound"
@@ -71,12 +72,23 @@ func start(flagPath string, stderr io.Writer, env Env) (*runtime, error) {
 		r.metrics.Transition(engine, string(from), string(to))
 		log.Info().Str("event", "breaker").Str("engine", engine).Str("from", string(from)).Str("to", string(to)).Send()
 	}})
-	pipeline, err := r.pipeline()
+	var registry *fetch.Registry
+	if cfg.Fetch.StrictMode {
+		registry = fetch.NewRegistry(0)
+	}
+	pipeline, err := r.pipeline(registry)
 	if err != nil {
 		r.close()
 		return nil, err
 	}
-	r.services = app.New(app.Options{Config: cfg, Log: log, Metrics: r.metrics, Search: pipeline, Health: r.health})
+	fetcher := fetch.New(fetch.Options{
+		Config:    cfg,
+		Egress:    r.outbound(),
+		Strict:    registry,
+		UserAgent: userAgent(cfg.Service.Contact),
+		Log:       log,
+	})
+	r.services = app.New(app.Options{Config: cfg, Log: log, Metrics: r.metrics, Search: pipeline, Fetch: fetcher, Health: r.health})
 	return r, nil
 }
 
@@ -94,11 +106,8 @@ func userAgent(contact string) string {
 
 // pipeline builds the search pipeline: one driver per active engine, each
 // reaching its provider only through the egress, engine profile.
-func (r *runtime) pipeline() (*search.Pipeline, error) {
-	out := outbound.Egress{Socket: r.socket}
-	if r.local != nil {
-		out.Ready = r.local.ready
-	}
+func (r *runtime) pipeline(registry *fetch.Registry) (*search.Pipeline, error) {
+	out := r.outbound()
 	var engines []*search.Engine
 	for _, e := range r.cfg.Engines {
 		if e.State != config.EngineActive {
@@ -127,7 +136,25 @@ func (r *runtime) pipeline() (*search.Pipeline, error) {
 		Log:                 r.log,
 		Health:              r.health,
 		Metrics:             r.metrics,
+		Returned:            returned(registry),
 	}), nil
+}
+
+// returned is what search tells strict mode's registry, nil when off.
+func returned(registry *fetch.Registry) func(string) {
+	if registry == nil {
+		return nil
+	}
+	return registry.Add
+}
+
+// outbound is the front's way out: the egress it started or the sidecar.
+func (r *runtime) outbound() outbound.Egress {
+	out := outbound.Egress{Socket: r.socket}
+	if r.local != nil {
+		out.Ready = r.local.ready
+	}
+	return out
 }
 
 // close waits for the calls' work and stops the egress rypsok started.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rypsok/rypsok/front/app"
 	"github.com/rypsok/rypsok/front/config"
+	"github.com/rypsok/rypsok/front/fetch"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/shared/limits"
 )
@@ -121,9 +122,24 @@ func TestDefinitionsFitTheirBudgets(t *testing.T) {
 	for _, langs := range [][]string{{"en"}, {"en", "ja", "de", "fr", "es", "zh-tw", "pt-br", "it"}} {
 		cfg := config.Default(func(string) string { return "key" })
 		cfg.Search.Languages = langs
-		res, err := connect(t, cfg, true).ListTools(context.Background(), nil)
+		srv := New(Options{Services: app.New(app.Options{Config: cfg, Fetch: noFetch{}}), Version: "test"})
+		st, ct := mcp.NewInMemoryTransports()
+		ss, err := srv.Connect(context.Background(), st, nil)
 		if err != nil {
 			t.Fatal(err)
+		}
+		defer ss.Close()
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(context.Background(), ct, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cs.Close()
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Tools) != 3 {
+			t.Fatalf("%d tools, want all three", len(res.Tools))
 		}
 		b, _ := json.Marshal(res)
 		if n := utf8.RuneCount(b) + utf8.RuneCountInString(Instructions); n > limits.I1DefinitionChars {
@@ -238,4 +254,12 @@ func TestStructuredContentCanBeSwitchedOff(t *testing.T) {
 	if res.StructuredContent != nil || obj["outcome"] != "ok" {
 		t.Fatalf("structured %v, text %v", res.StructuredContent, obj)
 	}
+}
+
+// noFetch stands for a web_fetch pipeline, so that its definition is
+// listed; it is never called.
+type noFetch struct{}
+
+func (noFetch) Fetch(context.Context, fetch.Request) (response.Fetch, *response.Error) {
+	return response.Fetch{}, nil
 }

@@ -29,6 +29,8 @@ func Tools(s *app.Services) []*mcp.Tool {
 		switch name {
 		case response.ToolWebSearch:
 			tools = append(tools, webSearchTool(s))
+		case response.ToolWebFetch:
+			tools = append(tools, webFetchTool(s))
 		case response.ToolEngineStatus:
 			tools = append(tools, engineStatusTool())
 		}
@@ -69,6 +71,22 @@ func webSearchTool(s *app.Services) *mcp.Tool {
 	}
 }
 
+func webFetchTool(s *app.Services) *mcp.Tool {
+	props := map[string]*jsonschema.Schema{
+		"url": {Type: "string", Description: "The http or https URL of the page.", MaxLength: ptr(limits.F9URLChars)},
+		"max_chars": {Type: "integer", Description: "Characters of content to return.",
+			Minimum: ptr(500.0), Maximum: ptr(float64(s.MaxCharsCeiling())), Default: mustJSON(s.MaxCharsDefault())},
+		"start_char": {Type: "integer", Description: "Where to start: next_start_char of the previous call.", Minimum: ptr(0.0), Default: mustJSON(0)},
+	}
+	return &mcp.Tool{
+		Name:         response.ToolWebFetch,
+		Description:  descWebFetch,
+		InputSchema:  object(props, []string{"url", "max_chars", "start_char"}, "url"),
+		OutputSchema: fetchOutput(),
+		Annotations:  annotations(true),
+	}
+}
+
 func engineStatusTool() *mcp.Tool {
 	return &mcp.Tool{
 		Name:         response.ToolEngineStatus,
@@ -97,6 +115,13 @@ func object(props map[string]*jsonschema.Schema, order []string, required ...str
 func searchOutput() *jsonschema.Schema {
 	return output(map[string]*jsonschema.Schema{
 		"results": {Type: "array", Items: &jsonschema.Schema{Type: "object"}},
+	})
+}
+
+func fetchOutput() *jsonschema.Schema {
+	return output(map[string]*jsonschema.Schema{
+		"url": {Type: "string"}, "title": {Type: "string"}, "content": {Type: "string"},
+		"truncated": {Type: "boolean"}, "next_start_char": {Type: "integer"},
 	})
 }
 

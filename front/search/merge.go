@@ -63,6 +63,9 @@ func (p *Pipeline) clean(merged []rank.Merged[engine.Result], max int, n *notice
 		}
 		removed += ts.Removed + ss.Removed
 		out = append(out, response.Result{Title: title, URL: m.URL, Snippet: snippet, Date: validDate(m.Item.Date), Engines: m.Engines})
+		if p.opts.Returned != nil {
+			p.opts.Returned(m.URL)
+		}
 	}
 	n.add(response.NoticeTitleTruncated, titlesCut)
 	n.add(response.NoticeSnippetTruncated, snippetsCut)

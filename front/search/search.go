@@ -50,6 +50,9 @@ type Options struct {
 	Health *health.Tracker
 	// Metrics counts engine requests by result; nil counts nothing.
 	Metrics *telemetry.Metrics
+	// Returned, if non-nil, is told every URL a search returns (strict
+	// mode's registry for web_fetch, REQ-SEC-021).
+	Returned func(url string)
 }
 
 // Pipeline runs searches; it is safe for concurrent use.

@@ -98,9 +98,9 @@ describe('rypsok serve over stdio, TypeScript SDK client', () => {
     assert.match(instructions, /external data/);
   });
 
-  test('tools/list: exactly engine_status and web_search, read-only, closed input schemas', () => {
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['engine_status', 'web_search']);
-    const openWorld = { engine_status: false, web_search: true };
+  test('tools/list: exactly engine_status, web_fetch and web_search, read-only, closed input schemas', () => {
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['engine_status', 'web_fetch', 'web_search']);
+    const openWorld = { engine_status: false, web_fetch: true, web_search: true };
     for (const t of tools) {
       assert.deepEqual(
         {
