@@ -170,6 +170,9 @@ func (p *Pipeline) Fetch(ctx context.Context, req Request) (response.Fetch, *res
 	if e != nil {
 		return response.Fetch{}, e
 	}
+	if boundary.InstructionLike(title) || boundary.InstructionLike(out.Content) {
+		n.add(response.NoticeInstructionLikeContent, 1) // §9: noticed; content is never dropped
+	}
 	out.Outcome = response.OutcomeOK
 	out.Notices = n.list
 	out.URL = pg.url.String()
