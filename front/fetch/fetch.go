@@ -156,6 +156,8 @@ func (p *Pipeline) Fetch(ctx context.Context, req Request) (response.Fetch, *res
 	if e != nil {
 		return response.Fetch{}, e
 	}
+	// The host only now: the page passed the policy and was fetched (§13.3).
+	zerolog.Ctx(ctx).Info().Str("event", "fetch").Str("host", pg.url.host.String()).Int("bytes", len(pg.body)).Send()
 	doc, e := p.convert(ctx, pg)
 	if e != nil {
 		return response.Fetch{}, e
