@@ -14,17 +14,18 @@
 //     attribute, aria-hidden="true", or an inline style with display:none or
 //     visibility:hidden. (Form controls and svg are rendered, so they stay;
 //     dropping them measured slightly worse.)
-//  3. Run readability (codeberg.org/readeck/go-readability/v2). When it finds
+//  3. Remove boilerplate blocks named by class, id or role (boiler.go).
+//  4. Run readability (codeberg.org/readeck/go-readability/v2). When it finds
 //     nothing, or its text is short both in absolute terms and relative to
 //     the page's visible text, fall back to the page's single <article>, its
 //     <main>, or the cleaned <body> without nav/header/footer/aside
 //     (Result.Partial). A document nested deeper than x/net/html accepts
 //     (512) is flattened below depth 256 and parsed again (Result.Partial).
-//  4. Make links and images absolute against the page URL or its <base
-//     href>; drop links whose scheme is not http, https, mailto or ftp.
-//  5. Convert to Markdown (github.com/JohannesKaufmann/html-to-markdown/v2,
+//  5. Drop "Read also: …" teaser blocks from the content. Make links and
+//     images absolute against the page URL or its <base href>; drop links whose scheme is not http, https, mailto or ftp.
+//  6. Convert to Markdown (github.com/JohannesKaufmann/html-to-markdown/v2,
 //     commonmark and table plugins: headings, lists, fenced code, tables).
-//  6. Clean: boundary.RemoveInvisible, 3+ line breaks become 2, trim.
+//  7. Clean: boundary.RemoveInvisible, 3+ line breaks become 2, trim.
 package extract
 
 import (
@@ -107,6 +108,7 @@ func HTML(doc string, base *url.URL) (Result, error) {
 	if pageText == 0 {
 		return Result{}, ErrNothing
 	}
+	removeBoilerplate(body, pageText)
 	fallback := chooseFallback(root)
 
 	// readability mutates the tree: keep the fallback in a clone.
@@ -136,6 +138,7 @@ func HTML(doc string, base *url.URL) (Result, error) {
 	if content == nil {
 		return Result{}, ErrNothing
 	}
+	pruneContent(content)
 	absolutize(content, pageURL)
 
 	md, err := toMarkdown(content)

@@ -1,0 +1,136 @@
+package extract
+
+import (
+	"regexp"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Boilerplate removal common to news and blog pages, in two passes around
+// readability:
+//
+//   - removeBoilerplate, before it: elements whose class, id or role names a
+//     share bar, newsletter or subscription box, paywall notice, related or
+//     recommended articles, comments, ads, embedded tweets or image captions
+//     and credits, unless they hold a large share of the page's text (a
+//     wrapper named "article-share-container" around the whole story).
+//   - pruneContent, on readability's result (which has lost its classes):
+//     "Read also: …" teaser paragraphs and "Related articles" headings with
+//     the link lists that follow them.
+
+// maxBoilerShare is the share of the page's visible text above which a
+// boilerplate-named element is kept anyway.
+const maxBoilerShare = 0.3
+
+// rxBoilerSub matches boilerplate words anywhere in a class or id token.
+var rxBoilerSub = regexp.MustCompile(`(?i)social|sharedaddy|sharebar|newsletter|subscri|paywall|related|recommend|comment|kommentar|copyright|advert|sponsor|addtoany|a2a_|twitter-tweet|instagram-media|read-?more|readmore|view-more|see-also|more-stories|rec-posts|suggestion|promo|signup|sign-up|print-button|rating|postmetadata|entry-utility|breadcrumb|cookie|consent`)
+
+// boilerParts are boilerplate words that must be a whole part of a class or
+// id token split at - and _ ("ad" in "proper-ad-unit", not in "header").
+var boilerParts = map[string]bool{
+	"ad": true, "ads": true, "adv": true, "advert": true, "byline": true, "credit": true, "credits": true,
+	"tags": true, "tag": true, "share": true, "shares": true, "sharing": true, "author": true, "dateline": true,
+}
+
+// boilerRoles are ARIA roles of page furniture.
+var boilerRoles = map[string]bool{"complementary": true, "navigation": true, "banner": true, "contentinfo": true}
+
+// boilerName reports whether an element's class, id or role names
+// boilerplate.
+func boilerName(n *html.Node) bool {
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "role":
+			if boilerRoles[strings.ToLower(strings.TrimSpace(a.Val))] {
+				return true
+			}
+		case "class", "id":
+			for _, tok := range strings.Fields(a.Val) {
+				// a BEM modifier (block--ads) or a taxonomy class
+				// (tag-comments, category-social) describes, not names
+				if i := strings.Index(tok, "--"); i >= 0 {
+					tok = tok[:i]
+				}
+				if l := strings.ToLower(tok); strings.HasPrefix(l, "tag-") || strings.HasPrefix(l, "category-") || strings.HasPrefix(l, "is") && strings.ContainsAny(tok[min(2, len(tok)):min(3, len(tok))], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+					continue
+				}
+				if rxBoilerSub.MatchString(tok) {
+					return true
+				}
+				for _, p := range strings.FieldsFunc(strings.ToLower(tok), func(r rune) bool { return r == '-' || r == '_' }) {
+					if boilerParts[p] {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// removeBoilerplate removes boilerplate-named block elements with text
+// under body that hold less than maxBoilerShare of pageText.
+func removeBoilerplate(body *html.Node, pageText int) {
+	limit := int(maxBoilerShare * float64(pageText))
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			if c.Type == html.ElementNode {
+				switch {
+				case c.DataAtom == atom.Html || c.DataAtom == atom.Body || c.DataAtom == atom.Main || c.DataAtom == atom.Article:
+					walk(c)
+				case boilerBlock[c.DataAtom] && boilerName(c):
+					if l := visibleLen(c); l > 0 && l <= limit {
+						n.RemoveChild(c)
+					} else {
+						walk(c)
+					}
+				default:
+					walk(c)
+				}
+			}
+			c = next
+		}
+	}
+	walk(body)
+}
+
+// boilerBlock are the elements removeBoilerplate may remove: blocks, not
+// inline spans and links, whose removal perturbs readability's scoring.
+var boilerBlock = map[atom.Atom]bool{
+	atom.Div: true, atom.Section: true, atom.Aside: true, atom.Ul: true, atom.Ol: true, atom.P: true,
+	atom.Figure: true, atom.Form: true, atom.Nav: true, atom.Footer: true, atom.Header: true,
+	atom.Blockquote: true, atom.Dl: true, atom.Table: true,
+}
+
+// rxTeaser matches the label of an inline "read also" teaser paragraph, in
+// the languages of the dev sets.
+var rxTeaser = regexp.MustCompile(`(?i)^\s*(?:read (?:more|also)|see also|related|also read|lea (?:también|más)|lee (?:también|más)|lea|mire|mira|vea también|ver también|le puede interesar|te puede interesar|puedes ver|veja também|leia também|leia mais|lesen sie auch|lesen sie mehr|mehr zum thema|auch interessant|schon gelesen\??|czytaj (?:też|także|więcej)|zobacz też|lire aussi|à lire aussi|voir aussi|leggi anche)\s*[:?!]`)
+
+// pruneContent removes short "Read also: <link>" teaser blocks from
+// readability's result.
+func pruneContent(root *html.Node) {
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			if c.Type == html.ElementNode {
+				switch c.DataAtom {
+				case atom.P, atom.Li, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Blockquote:
+					if t := collapse(textOf(c)); len(t) < 300 && rxTeaser.MatchString(t) {
+						n.RemoveChild(c)
+					} else {
+						walk(c)
+					}
+				default:
+					walk(c)
+				}
+			}
+			c = next
+		}
+	}
+	walk(root)
+}
