@@ -10,12 +10,8 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/rypsok/rypsok/egress/dialer"
-	"github.com/rypsok/rypsok/egress/dnstest"
+	"github.com/rypsok/rypsok/egress/egresstest"
 	"github.com/rypsok/rypsok/egress/policy"
-	"github.com/rypsok/rypsok/egress/proxy"
-	"github.com/rypsok/rypsok/egress/resolver"
-	"github.com/rypsok/rypsok/egress/socket"
 	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/outbound"
 	"github.com/rypsok/rypsok/front/response"
@@ -52,33 +48,7 @@ func (s *site) url(path string) string { return s.srv.URL + path }
 // sites (so the agent profile reaches them).
 func testEgress(t testing.TB, allowHTTP bool, allow, deny policy.Rules) outbound.Egress {
 	t.Helper()
-	dns := dnstest.Start(t)
-	res, err := resolver.New(resolver.Config{Servers: []string{dns.Addr}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := proxy.New(proxy.Options{
-		Policy:   policy.New(policy.Config{AllowHTTP: allowHTTP, Allow: allow, Deny: deny}),
-		Resolver: res,
-		Dialer:   dialer.Dialer{Slots: dialer.NewSlots(64)},
-	})
-	path := t.TempDir() + "/egress.sock"
-	ln, err := socket.Listen(path, -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: p}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		srv.Serve(ln)
-	}()
-	t.Cleanup(func() {
-		srv.Close()
-		<-done
-		p.CloseIdle()
-	})
-	return outbound.Egress{Socket: path}
+	return outbound.Egress{Socket: egresstest.Start(t, policy.Config{AllowHTTP: allowHTTP, Allow: allow, Deny: deny})}
 }
 
 // setup configures a pipeline: defaults, http allowed, the sites allowed;

@@ -11,12 +11,8 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/rypsok/rypsok/egress/dialer"
-	"github.com/rypsok/rypsok/egress/dnstest"
+	"github.com/rypsok/rypsok/egress/egresstest"
 	"github.com/rypsok/rypsok/egress/policy"
-	"github.com/rypsok/rypsok/egress/proxy"
-	"github.com/rypsok/rypsok/egress/resolver"
-	"github.com/rypsok/rypsok/egress/socket"
 	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/engine"
 	"github.com/rypsok/rypsok/front/engine/drivers"
@@ -77,33 +73,7 @@ func testEgress(t testing.TB, specs []engineSpec) outbound.Egress {
 		}
 		engines[s.id] = []policy.Endpoint{ep}
 	}
-	dns := dnstest.Start(t)
-	res, err := resolver.New(resolver.Config{Servers: []string{dns.Addr}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := proxy.New(proxy.Options{
-		Policy:   policy.New(policy.Config{Engines: engines}),
-		Resolver: res,
-		Dialer:   dialer.Dialer{Slots: dialer.NewSlots(64)},
-	})
-	path := t.TempDir() + "/egress.sock"
-	ln, err := socket.Listen(path, -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: p}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		srv.Serve(ln)
-	}()
-	t.Cleanup(func() {
-		srv.Close()
-		<-done
-		p.CloseIdle()
-	})
-	return outbound.Egress{Socket: path}
+	return outbound.Egress{Socket: egresstest.Start(t, policy.Config{Engines: engines})}
 }
 
 // pipeline builds a pipeline of real drivers behind a real egress.
