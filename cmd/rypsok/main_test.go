@@ -257,3 +257,28 @@ func TestCommandLine(t *testing.T) {
 		})
 	}
 }
+
+// TestRequestsWrittenBeforeEndOfInputAreAllAnswered writes requests and
+// closes stdin at once, as a shell pipe does: every request is answered.
+func TestRequestsWrittenBeforeEndOfInputAreAllAnswered(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := rypsok(ctx, nil, "serve")
+	cmd.Stdin = strings.NewReader(strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"engine_status","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"web_fetch","arguments":{"url":"http://169.254.169.254/"}}}`,
+	}, "\n") + "\n")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("exit: %v\n%s", err, stderr.String())
+	}
+	for id := 1; id <= 4; id++ {
+		if !strings.Contains(stdout.String(), fmt.Sprintf(`"id":%d,"result"`, id)) {
+			t.Errorf("request %d unanswered:\n%s", id, stdout.String())
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
@@ -17,10 +18,11 @@ import (
 // read are answered before it returns: a host that writes its requests
 // and closes its end still gets every answer.
 func ServeStdio(ctx context.Context, o Options, in io.Reader, out io.Writer, log zerolog.Logger) error {
-	gate := newEOFGate(in)
+	ledger := newLedger()
+	gate := newEOFGate(ledger.reader(in))
 	defer gate.release()
 	srv := New(o)
-	ss, err := srv.Connect(context.Background(), &mcp.IOTransport{Reader: nopCloser{gate}, Writer: nopWriteCloser{out}, MaxLineLength: limits.H2BodyBytes}, nil)
+	ss, err := srv.Connect(context.Background(), &mcp.IOTransport{Reader: nopCloser{gate}, Writer: nopWriteCloser{ledger.writer(out)}, MaxLineLength: limits.H2BodyBytes}, nil)
 	if err != nil {
 		return err
 	}
@@ -35,8 +37,14 @@ func ServeStdio(ctx context.Context, o Options, in io.Reader, out io.Writer, log
 		err = <-ended
 	case <-gate.eof:
 		log.Info().Str("event", "draining").Str("cause", "end_of_input").Send()
+		// Every request read is answered (each call ends within its
+		// maximum duration) before the session closes.
+		wait, cancel := context.WithTimeout(context.Background(), limits.F5FetchCallMax+time.Second)
+		ledger.settled(wait)
+		cancel()
 		ss.Close()
-		err = <-ended
+		<-ended
+		err = nil // the end of input is a normal end, whatever the closing session says
 	}
 	log.Info().Str("event", "stopped").Send()
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, mcp.ErrConnectionClosed) {
