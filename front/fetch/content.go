@@ -79,7 +79,7 @@ func (p *Pipeline) convert(ctx context.Context, pg page) (document, *response.Er
 	case errors.Is(err, errPanic):
 		p.o.Log.Error().Str("event", "fetch_conversion_panic").Send()
 	}
-	return document{}, extractionFailed()
+	return document{}, response.ExtractionFailed()
 }
 
 // offload runs work in the CPU pool (at most min(LIM-C8, GOMAXPROCS) at

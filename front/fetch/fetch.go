@@ -199,7 +199,7 @@ func (p *Pipeline) checkWindow(req Request) (int, *response.Error) {
 		return 0, response.InvalidRange("max_chars", config.MinMaxChars, int64(ceiling))
 	}
 	if req.StartChar < 0 {
-		return 0, invalidMin("start_char", 0)
+		return 0, response.InvalidMin("start_char", 0)
 	}
 	return maxChars, nil
 }
@@ -274,7 +274,7 @@ func window(content string, start, max int) (response.Fetch, *response.Error) {
 	out := response.Fetch{Content: string(rs[start:end])}
 	if end < len(rs) {
 		out.Truncated = true
-		out.NextStartChar = ptr(end)
+		out.NextStartChar = &end
 	}
 	return out, nil
 }

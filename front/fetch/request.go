@@ -51,27 +51,27 @@ func (p *Pipeline) follow(ctx context.Context, t target) (page, *response.Error)
 			loc := strings.TrimSpace(a.location)
 			next, err := t.url.Parse(loc)
 			if loc == "" || err != nil {
-				return page{}, httpStatus(s, -1)
+				return page{}, response.HTTPStatus(s, -1)
 			}
 			nt, e := p.validate(next.String())
 			if e != nil {
 				if e.Body.Kind == response.KindInvalidRequest {
-					return page{}, httpStatus(s, -1) // the site's URL, not the caller's
+					return page{}, response.HTTPStatus(s, -1) // the site's URL, not the caller's
 				}
 				return page{}, e
 			}
 			if !sameHost(t, nt) && !p.o.Config.Fetch.FollowCrossHostRedirects {
-				return page{}, redirected(nt.String())
+				return page{}, response.Redirected(nt.String())
 			}
 			if redirects == limits.F7SameHostRedirect {
-				return page{}, httpStatus(s, -1)
+				return page{}, response.HTTPStatus(s, -1)
 			}
 			if e := p.robots(ctx, nt); e != nil {
 				return page{}, e
 			}
 			t = nt
 		default:
-			return page{}, httpStatus(s, retryAfter(s, a.header))
+			return page{}, response.HTTPStatus(s, retryAfter(s, a.header))
 		}
 	}
 }

@@ -193,3 +193,42 @@ func DeniedSecret(reason Reason, kind string, position int) *Error {
 	e.Body.Detail.Position = ptr(position)
 	return e
 }
+
+// InvalidMin is invalid_request for an integer parameter below min whose
+// upper bound is not known yet (start_char, before the page is read).
+func InvalidMin(param string, min int64) *Error {
+	return newError(KindInvalidRequest, Detail{Parameter: param, Min: ptr(min)}, "%s must be at least %d", param, min)
+}
+
+// Redirected is redirected with the location (external data, bounded by
+// LIM-F9 by the caller).
+func Redirected(location string) *Error {
+	return newError(KindRedirected, Detail{Location: location},
+		"the page redirects to another host; fetch the location to follow it")
+}
+
+// UnsupportedMedia is unsupported_content, media_type, with the media type
+// (external data, cleaned and bounded by the caller).
+func UnsupportedMedia(mediaType string) *Error {
+	return newError(KindUnsupportedContent, Detail{Reason: ReasonMediaType, MediaType: mediaType},
+		"this media type cannot be read as text")
+}
+
+// ExtractionFailed is unsupported_content, extraction_failed.
+func ExtractionFailed() *Error {
+	return newError(KindUnsupportedContent, Detail{Reason: ReasonExtractionFailed},
+		"nothing readable could be extracted from the page")
+}
+
+// TooLarge is too_large with limit_bytes.
+func TooLarge(limitBytes int64) *Error {
+	return newError(KindTooLarge, Detail{LimitBytes: limitBytes}, "the page is larger than %d bytes", limitBytes)
+}
+
+// HTTPStatus is unavailable, http_status, with the status and, when known
+// (retryAfterMs >= 0), retry_after_ms.
+func HTTPStatus(status int, retryAfterMs int64) *Error {
+	e := Unavailable(ReasonHTTPStatus, retryAfterMs)
+	e.Body.Detail.Status = status
+	return e
+}
