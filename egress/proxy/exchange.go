@@ -205,14 +205,9 @@ func sanitize(h http.Header) {
 func (p *Proxy) refusal(r *http.Request, x *exchange, reason contract.Reason) *http.Response {
 	x.refuse(reason)
 	x.cancel()
-	body := "rypsok-egress: " + string(reason) + "\n"
-	h := http.Header{}
-	h.Set(contract.HeaderVersion, versionString)
-	h.Set(contract.HeaderRefusal, string(reason))
-	h.Set("Content-Type", "text/plain; charset=utf-8")
-	h.Set("X-Content-Type-Options", "nosniff")
+	status, h, body := contract.Refusal(reason)
 	resp := &http.Response{
-		StatusCode:    contract.Status(reason),
+		StatusCode:    status,
 		ProtoMajor:    1,
 		ProtoMinor:    1,
 		Header:        h,

@@ -3,6 +3,7 @@ package contract
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -183,16 +184,26 @@ func Status(r Reason) int {
 	return http.StatusBadRequest
 }
 
-// WriteRefusal answers a request with the egress's own refusal for r: the
-// status of Status, HeaderRefusal, and a one-line body with no other text.
-func WriteRefusal(w http.ResponseWriter, r Reason) {
-	h := w.Header()
+// Refusal returns the egress's own answer for r: the status of Status,
+// the headers (HeaderRefusal among them) and a one-line body with no
+// other text.
+func Refusal(r Reason) (status int, h http.Header, body string) {
+	h = http.Header{}
 	h.Set(HeaderVersion, strconv.Itoa(Version))
 	h.Set(HeaderRefusal, string(r))
 	h.Set("Content-Type", "text/plain; charset=utf-8")
 	h.Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(Status(r))
-	fmt.Fprintf(w, "rypsok-egress: %s\n", r)
+	return Status(r), h, "rypsok-egress: " + string(r) + "\n"
+}
+
+// WriteRefusal answers a request with the egress's own refusal for r.
+func WriteRefusal(w http.ResponseWriter, r Reason) {
+	status, h, body := Refusal(r)
+	for k, v := range h {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(status)
+	io.WriteString(w, body)
 }
 
 // RefusalOf reports whether resp is the egress's own refusal, and its
