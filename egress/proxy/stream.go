@@ -103,10 +103,13 @@ func (b *meteredBody) Read(p []byte) (int, error) {
 	switch {
 	case err == nil:
 		return n, nil
+	case b.ctx.Err() != nil && errors.Is(context.Cause(b.ctx), context.DeadlineExceeded):
+		// Checked before io.EOF: once the deadline has passed, an end of
+		// body cannot be told from the cancellation cutting the stream
+		// short, so it is reported as the deadline, never as complete.
+		b.stop(contract.EndTimeout)
 	case err == io.EOF:
 		b.stop(contract.EndComplete)
-	case b.ctx.Err() != nil && errors.Is(context.Cause(b.ctx), context.DeadlineExceeded):
-		b.stop(contract.EndTimeout)
 	default:
 		b.stop(contract.EndNetwork)
 	}
