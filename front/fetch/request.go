@@ -99,7 +99,10 @@ func (p *Pipeline) get(ctx context.Context, t target) (answer, *response.Error) 
 		req.Header.Set("User-Agent", p.o.UserAgent)
 	}
 	client := p.o.Egress.Client(contract.ProfileAgent, "", limits.F3BodyBytes)
-	resp, err := client.Do(req)
+	// The transport, not client.Do: Do parses a 3xx's Location before it
+	// asks CheckRedirect, so a malformed one would be an error here
+	// (network) instead of the 3xx that follow answers as http_status.
+	resp, err := client.Transport.RoundTrip(req)
 	if err != nil {
 		return answer{}, deadlineOr(ctx, response.Unavailable(response.ReasonNetwork, -1))
 	}
