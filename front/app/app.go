@@ -42,6 +42,11 @@ type Options struct {
 	Health *health.Tracker
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// FetchShare, if positive, is the most web_fetch calls one caller may
+	// have in flight, so that one caller cannot hold every one of the
+	// process's LIM-C8 fetches (HTTP mode); 0 leaves the process's bound
+	// alone (stdio: one caller).
+	FetchShare int
 }
 
 // Services are the tools' entry points.
@@ -49,8 +54,9 @@ type Services struct {
 	cfg      config.Config
 	log      zerolog.Logger
 	metrics  *telemetry.Metrics
-	rate     *rate.Limiter
-	inflight chan struct{}
+	share    int
+	mu       sync.Mutex
+	quotas   map[string]*quota // by caller: a closed set, from configuration
 	calls    sync.WaitGroup
 	now      func() time.Time
 	search   *searcher
@@ -66,12 +72,12 @@ func New(o Options) *Services {
 		now = time.Now
 	}
 	s := &Services{
-		cfg:      o.Config,
-		log:      o.Log,
-		metrics:  o.Metrics,
-		rate:     rate.NewLimiter(rate.Limit(float64(limits.C6CallsPerMinute)/60), limits.C6CallsPerMinute),
-		inflight: make(chan struct{}, limits.C7CallsInFlight),
-		now:      now,
+		cfg:     o.Config,
+		log:     o.Log,
+		metrics: o.Metrics,
+		share:   o.FetchShare,
+		quotas:  map[string]*quota{},
+		now:     now,
 	}
 	s.search = newSearcher(o.Config)
 	s.searcher = o.Search
@@ -114,7 +120,7 @@ func (s *Services) Call(ctx context.Context, caller, tool string, raw json.RawMe
 	}
 	start := s.now()
 	log := s.log.With().Str("request_id", newRequestID()).Str("caller", caller).Str("tool", tool).Logger()
-	resp, terr := s.admit(ctx, tool, raw, max, &log)
+	resp, terr := s.admit(ctx, caller, tool, raw, max, &log)
 	s.logCall(&log, tool, resp, terr, s.now().Sub(start))
 	return resp, terr, nil
 }
@@ -128,19 +134,56 @@ func (s *Services) serves(tool string) bool {
 	return false
 }
 
-// admit applies LIM-C6 and LIM-C7, then runs the tool under its deadline.
-func (s *Services) admit(ctx context.Context, tool string, raw json.RawMessage, max time.Duration, log *zerolog.Logger) (any, *response.Error) {
-	r := s.rate.ReserveN(s.now(), 1)
+// quota is one caller's limits: LIM-C6, LIM-C7 and its share of LIM-C8.
+type quota struct {
+	rate     *rate.Limiter
+	inflight chan struct{}
+	fetches  chan struct{} // nil: no share of its own
+}
+
+// quota returns caller's quota, made on its first call. Callers are the
+// process's one stdio caller or the configured HTTP callers, so the map
+// stays small.
+func (s *Services) quota(caller string) *quota {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	q, ok := s.quotas[caller]
+	if !ok {
+		q = &quota{
+			rate:     rate.NewLimiter(rate.Limit(float64(limits.C6CallsPerMinute)/60), limits.C6CallsPerMinute),
+			inflight: make(chan struct{}, limits.C7CallsInFlight),
+		}
+		if s.share > 0 {
+			q.fetches = make(chan struct{}, s.share)
+		}
+		s.quotas[caller] = q
+	}
+	return q
+}
+
+// admit applies the caller's LIM-C6 and LIM-C7 (and its fetch share),
+// then runs the tool under its deadline.
+func (s *Services) admit(ctx context.Context, caller, tool string, raw json.RawMessage, max time.Duration, log *zerolog.Logger) (any, *response.Error) {
+	q := s.quota(caller)
+	r := q.rate.ReserveN(s.now(), 1)
 	if d := r.DelayFrom(s.now()); d > 0 {
 		r.CancelAt(s.now())
 		return nil, response.Unavailable(response.ReasonRateLimited, d.Milliseconds()+1)
 	}
 	select {
-	case s.inflight <- struct{}{}:
+	case q.inflight <- struct{}{}:
 	default:
 		return nil, response.Unavailable(response.ReasonBusy, -1)
 	}
-	defer func() { <-s.inflight }()
+	defer func() { <-q.inflight }()
+	if tool == response.ToolWebFetch && q.fetches != nil {
+		select {
+		case q.fetches <- struct{}{}:
+		default:
+			return nil, response.Unavailable(response.ReasonBusy, -1)
+		}
+		defer func() { <-q.fetches }()
+	}
 	ctx, cancel := context.WithTimeout(ctx, max)
 	defer cancel()
 	ctx = log.WithContext(ctx) // every event of the call carries its request id and caller

@@ -12,6 +12,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/rypsok/rypsok/front/config"
+	"github.com/rypsok/rypsok/front/fetch"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/front/search"
 	"github.com/rypsok/rypsok/front/telemetry"
@@ -69,10 +70,70 @@ func TestTheRateLimitAnswersRateLimitedWithRetryAfter(t *testing.T) {
 	}
 }
 
+func TestLimitsArePerCaller(t *testing.T) {
+	now := time.Unix(1000, 0)
+	s := New(Options{Config: config.Default(noEnv), Now: func() time.Time { return now }})
+	for i := 0; i < limits.C6CallsPerMinute; i++ {
+		s.Call(context.Background(), "flood", response.ToolEngineStatus, nil)
+	}
+	for i := 0; i < limits.C7CallsInFlight; i++ {
+		s.quota("flood").inflight <- struct{}{}
+	}
+	if _, terr, _ := s.Call(context.Background(), "flood", response.ToolEngineStatus, nil); terr == nil {
+		t.Fatal("the flooding caller is still answered")
+	}
+	if _, terr, _ := s.Call(context.Background(), "other", response.ToolEngineStatus, nil); terr != nil {
+		t.Errorf("another caller is refused: %v", terr)
+	}
+}
+
+func TestAFetchShareBoundsOneCallersFetches(t *testing.T) {
+	f := &blockingFetcher{release: make(chan struct{}), started: make(chan struct{}, 3)}
+	s := New(Options{Config: config.Default(noEnv), Fetch: f, FetchShare: 2})
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() {
+			s.Call(context.Background(), "a", response.ToolWebFetch, json.RawMessage(`{"url":"https://example.org/"}`))
+		})
+	}
+	<-f.started
+	<-f.started
+	_, terr, _ := s.Call(context.Background(), "a", response.ToolWebFetch, json.RawMessage(`{"url":"https://example.org/"}`))
+	if terr == nil || terr.Body.Detail.Reason != response.ReasonBusy {
+		t.Errorf("a third fetch of one caller: got %v, want busy", terr)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if _, terr, _ := s.Call(context.Background(), "b", response.ToolWebFetch, json.RawMessage(`{"url":"https://example.org/"}`)); terr != nil {
+			t.Errorf("another caller's fetch: %v", terr)
+		}
+	}()
+	<-f.started
+	close(f.release)
+	<-done
+	wg.Wait()
+}
+
+// blockingFetcher signals started for every fetch and answers it once
+// release is closed.
+type blockingFetcher struct {
+	release, started chan struct{}
+}
+
+func (f *blockingFetcher) Fetch(ctx context.Context, req fetch.Request) (response.Fetch, *response.Error) {
+	f.started <- struct{}{}
+	select {
+	case <-f.release:
+	case <-ctx.Done():
+	}
+	return response.Fetch{Outcome: response.OutcomeOK}, nil
+}
+
 func TestCallsBeyondLIMC7AreBusy(t *testing.T) {
 	s, m := services(t)
 	for i := 0; i < limits.C7CallsInFlight; i++ {
-		s.inflight <- struct{}{} // calls in flight
+		s.quota("test").inflight <- struct{}{} // calls in flight
 	}
 	_, terr, _ := s.Call(context.Background(), "test", response.ToolEngineStatus, nil)
 	if terr == nil || terr.Body.Detail.Reason != response.ReasonBusy {

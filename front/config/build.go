@@ -30,7 +30,7 @@ func (p *problems) add(field, format string, args ...any) {
 func build(f file, order []string, env func(string) string) (Config, []error) {
 	var p problems
 	c := Config{
-		Service: Service(f.Service),
+		Service: p.service(f.Service, env),
 		Search:  p.search(f.Search),
 		Fetch:   p.fetch(f.Fetch),
 		Egress:  p.egress(f.Egress),
@@ -42,9 +42,6 @@ func build(f file, order []string, env func(string) string) (Config, []error) {
 			p.add("telemetry.metrics_listen", "want a loopback ip:port such as 127.0.0.1:9465")
 		}
 		c.MetricsListen = m
-	}
-	if !validContact(c.Service.Contact) {
-		p.add("service.contact", "want at most 128 printable ASCII characters without ( ) or ;")
 	}
 	var err error
 	if c.LogLevel, err = egressconfig.ParseLevel(f.Logging.Level); err != nil {

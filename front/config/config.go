@@ -57,6 +57,8 @@ type Service struct {
 	// Contact is the operator contact rypsok's User-Agent carries (§11:
 	// rypsok/<version> (+<project URL>; <contact>)); "" for none.
 	Contact string
+	// HTTP is the Streamable HTTP listener's part (serve --transport http).
+	HTTP HTTP
 }
 
 // Search is the [search] section.

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"reflect"
 	"slices"
@@ -14,12 +15,20 @@ import (
 	"github.com/rypsok/rypsok/shared/limits"
 )
 
-// fullConfig sets every key; %[1]s is a CA file, %[2]s a key file.
+// fullConfig sets every key; %[1]s is a CA file, %[2]s a key file, %[3]s
+// and %[4]s token files.
 const fullConfig = `
 config_version = 1
 [service]
 structured_content = false
 engine_status = false
+listen = "0.0.0.0:9000"
+token_file = %[3]q
+allowed_origins = ["https://App.example"]
+allowed_hosts = ["rypsok.internal", "rypsok.internal:9000"]
+connections_per_source = 8
+[service.callers.ci-bot]
+token_file = %[4]q
 [search]
 languages = ["en", "ja", "zh-tw", "nb", "pt-br"]
 region = "US"
@@ -64,12 +73,22 @@ endpoint = "https://search.corp:8443/brave"
 
 func TestParseReadsEveryKey(t *testing.T) {
 	ca, keyFile := writeCA(t), writeFile(t, "key", "  file-key-123\n")
-	c, err := Parse(fmt.Appendf(nil, fullConfig, ca, keyFile), noEnv)
+	tokenFile, ciFile := writeFile(t, "token", "default-token-0123456789\n"), writeFile(t, "ci", "ci-token-0123456789abcdef")
+	c, err := Parse(fmt.Appendf(nil, fullConfig, ca, keyFile, tokenFile, ciFile), noEnv)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := c.Service, (Service{StructuredContent: false, EngineStatus: false}); got != want {
-		t.Errorf("service: got %+v, want %+v", got, want)
+	wantService := Service{StructuredContent: false, EngineStatus: false, HTTP: HTTP{
+		Listen: "0.0.0.0:9000", Loopback: false,
+		Tokens: []Token{
+			{Caller: CallerDefault, Digest: sha256.Sum256([]byte("default-token-0123456789"))},
+			{Caller: "ci-bot", Digest: sha256.Sum256([]byte("ci-token-0123456789abcdef"))},
+		},
+		AllowedOrigins: []string{"https://app.example"}, AllowedHosts: []string{"rypsok.internal", "rypsok.internal:9000"},
+		ConnectionsPerSource: 8,
+	}}
+	if !reflect.DeepEqual(c.Service, wantService) {
+		t.Errorf("service: got %+v, want %+v", c.Service, wantService)
 	}
 	wantSearch := Search{
 		Languages: []string{"en", "ja", "zh-tw", "nb", "pt-br"}, Region: "US", SafeSearch: SafeSearchStrict,
@@ -147,7 +166,10 @@ func TestDefaultIsValid(t *testing.T) {
 func TestDefaultValues(t *testing.T) {
 	c := Default(nil)
 	want := Config{
-		Service: Service{StructuredContent: true, EngineStatus: true},
+		Service: Service{StructuredContent: true, EngineStatus: true, HTTP: HTTP{
+			Listen: DefaultListen, Loopback: true, AllowedOrigins: []string{}, AllowedHosts: []string{},
+			ConnectionsPerSource: limits.H1Connections / 4,
+		}},
 		Search: Search{
 			Languages: []string{"en"}, SafeSearch: SafeSearchModerate,
 			MaxResults: limits.S2MaxResultsDefault, Deadline: limits.S4SearchDeadline,

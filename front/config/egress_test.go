@@ -15,7 +15,8 @@ const testSocket = "/tmp/rypsok-test/egress.sock"
 
 func TestEgressTOMLRoundTrip(t *testing.T) {
 	ca, keyFile := writeCA(t), writeFile(t, "key", "file-key\n")
-	full, err := Parse(fmt.Appendf(nil, fullConfig, ca, keyFile), noEnv)
+	tokens := []any{writeFile(t, "token", "default-token-0123456789"), writeFile(t, "ci", "ci-token-0123456789abcdef")}
+	full, err := Parse(fmt.Appendf(nil, fullConfig, append([]any{ca, keyFile}, tokens...)...), noEnv)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 // accepts renders an egress configuration and never prints a credential.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(minimal))
-	f.Add(fmt.Appendf(nil, fullConfig, "/nonexistent/ca.pem", "/nonexistent/key"))
+	f.Add(fmt.Appendf(nil, fullConfig, "/nonexistent/ca.pem", "/nonexistent/key", "/nonexistent/token", "/nonexistent/ci"))
 	f.Add([]byte(minimal + "engines = { z = { type = \"wikipedia\", auth = { token = \"x\" } } }"))
 	f.Add([]byte(minimal + "[engines.b]\ntype = \"brave\"\napi_key_env = \"K\"\n[[engines.b.x]]\n"))
 	f.Add([]byte("[engines]\n'a'.\"b\".c = 1\n"))

@@ -32,9 +32,23 @@ type file struct {
 }
 
 type serviceFile struct {
-	StructuredContent bool   `toml:"structured_content"`
-	EngineStatus      bool   `toml:"engine_status"`
-	Contact           string `toml:"contact"`
+	StructuredContent    bool                  `toml:"structured_content"`
+	EngineStatus         bool                  `toml:"engine_status"`
+	Contact              string                `toml:"contact"`
+	Listen               string                `toml:"listen"`
+	TokenEnv             string                `toml:"token_env"`
+	TokenFile            string                `toml:"token_file"`
+	Callers              map[string]callerFile `toml:"callers"`
+	AllowedOrigins       []string              `toml:"allowed_origins"`
+	AllowedHosts         []string              `toml:"allowed_hosts"`
+	ConnectionsPerSource int                   `toml:"connections_per_source"`
+}
+
+// callerFile is one [service.callers.<name>] table: a caller of the HTTP
+// transport and where its bearer token is read from.
+type callerFile struct {
+	TokenEnv  string `toml:"token_env"`
+	TokenFile string `toml:"token_file"`
 }
 
 type searchFile struct {
@@ -87,7 +101,12 @@ const (
 // without [engines.*] tables gets defaultEngines).
 func defaultFile() file {
 	return file{
-		Service: serviceFile{StructuredContent: true, EngineStatus: true},
+		Service: serviceFile{
+			StructuredContent:    true,
+			EngineStatus:         true,
+			Listen:               DefaultListen,
+			ConnectionsPerSource: limits.H1Connections / 4,
+		},
 		Search: searchFile{
 			Languages:  []string{"en"},
 			SafeSearch: string(SafeSearchModerate),

@@ -184,3 +184,39 @@ const (
 	ToolWebFetch     = "web_fetch"
 	ToolEngineStatus = "engine_status"
 )
+
+// HTTPRefusal is why the HTTP listener refused a request or a connection
+// (§2's status table): the reason of an http_refused log line and of the
+// rypsok_http_refusals_total counter.
+type HTTPRefusal string
+
+const (
+	// Answered by the gate and logged as http_refused.
+	HTTPUnauthorized       HTTPRefusal = "unauthorized"         // 401
+	HTTPForbidden          HTTPRefusal = "sdk_forbidden"        // 403: Host or Origin not allowed
+	HTTPRequestTimeout     HTTPRefusal = "request_timeout"      // 408: LIM-H5
+	HTTPBodyTooLarge       HTTPRefusal = "body_too_large"       // 413: LIM-H2
+	HTTPSessionLimit       HTTPRefusal = "session_limit"        // 503: LIM-H6
+	HTTPTooManyConnections HTTPRefusal = "too_many_connections" // closed unanswered: LIM-H1 or the source's share
+	// Counted, not logged.
+	HTTPIdleConnection HTTPRefusal = "idle_connection"    // closed: no protocol shown within LIM-H3
+	HTTPBadRequest     HTTPRefusal = "sdk_bad_request"    // 400 from the SDK
+	HTTPNotAcceptable  HTTPRefusal = "sdk_not_acceptable" // 406: Accept lacks a media type
+	HTTPNotFound       HTTPRefusal = "not_found"          // 404: another path
+)
+
+// HTTPRefusals lists every HTTPRefusal.
+var HTTPRefusals = []HTTPRefusal{
+	HTTPUnauthorized, HTTPForbidden, HTTPRequestTimeout, HTTPBodyTooLarge, HTTPSessionLimit,
+	HTTPTooManyConnections, HTTPIdleConnection, HTTPBadRequest, HTTPNotAcceptable, HTTPNotFound,
+}
+
+// Logged reports whether a refusal writes an http_refused log line;
+// the others are only counted, so that a flood writes no flood of lines.
+func (r HTTPRefusal) Logged() bool {
+	switch r {
+	case HTTPIdleConnection, HTTPBadRequest, HTTPNotAcceptable, HTTPNotFound:
+		return false
+	}
+	return true
+}

@@ -18,6 +18,7 @@ type Metrics struct {
 	refused     *prometheus.CounterVec
 	engine      *prometheus.CounterVec
 	transitions *prometheus.CounterVec
+	http        *prometheus.CounterVec
 }
 
 // New returns fresh counters in their own registry.
@@ -40,8 +41,12 @@ func New() *Metrics {
 			Name: "rypsok_breaker_transitions_total",
 			Help: "Circuit breaker transitions by engine and the states left and entered.",
 		}, []string{"engine", "from", "to"}),
+		http: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "rypsok_http_refusals_total",
+			Help: "Requests and connections the HTTP listener refused, by reason (§2's status table).",
+		}, []string{"reason"}),
 	}
-	m.reg.MustRegister(m.calls, m.refused, m.engine, m.transitions)
+	m.reg.MustRegister(m.calls, m.refused, m.engine, m.transitions, m.http)
 	return m
 }
 
@@ -71,6 +76,25 @@ func (m *Metrics) Transition(engine, from, to string) {
 	if m != nil {
 		m.transitions.WithLabelValues(engine, from, to).Inc()
 	}
+}
+
+// HTTPRefused counts a request or connection the HTTP listener refused.
+func (m *Metrics) HTTPRefused(reason string) {
+	if m != nil {
+		m.http.WithLabelValues(reason).Inc()
+	}
+}
+
+// HTTPRefusedCount reports the count of HTTP refusals for reason.
+func (m *Metrics) HTTPRefusedCount(reason string) float64 {
+	if m == nil {
+		return 0
+	}
+	c, err := m.http.GetMetricWithLabelValues(reason)
+	if err != nil {
+		return 0
+	}
+	return readCounter(c)
 }
 
 // RefusedCount reports the count of refused calls with these labels.

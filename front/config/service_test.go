@@ -1,0 +1,68 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestServiceProblems(t *testing.T) {
+	env := envOf(map[string]string{"TOK": "a-token-of-enough-length", "SHORT": "short", "OTHER": "a-token-of-enough-length"})
+	for _, tc := range []struct {
+		name, service, field, want string
+	}{
+		{"a wildcard bind without a token", `listen = "0.0.0.0:8765"`, "service.listen", "not a loopback address"},
+		{"a routable bind without a token", `listen = "192.0.2.1:8765"`, "service.listen", "not a loopback address"},
+		{"a name that is not localhost", `listen = "example.com:8765"`, "service.listen", "IP address or localhost"},
+		{"no port", `listen = "127.0.0.1"`, "service.listen", "host:port"},
+		{"a port out of range", `listen = "127.0.0.1:70000"`, "service.listen", "port"},
+		{"both token sources", "token_env = \"TOK\"\ntoken_file = \"/x\"", "service.token_file", "not both"},
+		{"an unset variable", `token_env = "NOPE"`, "service", "unset or empty"},
+		{"a short token", `token_env = "SHORT"`, "service", "shorter than"},
+		{"a missing file", `token_file = "/nonexistent/rypsok-token"`, "service", "cannot be read"},
+		{"two callers with one token", "token_env = \"TOK\"\n[service.callers.b]\ntoken_env = \"OTHER\"", "service.callers.b", "same token"},
+		{"a caller without a token", "[service.callers.b]", "service.callers.b", "set token_env or token_file"},
+		{"a reserved caller name", "[service.callers.local]\ntoken_env = \"TOK\"", "service.callers.local", "want a name"},
+		{"an upper-case caller name", "[service.callers.Bob]\ntoken_env = \"TOK\"", "service.callers.Bob", "want a name"},
+		{"an origin with a path", `allowed_origins = ["https://a.example/x"]`, "service.allowed_origins[0]", "scheme://host"},
+		{"an origin without scheme", `allowed_origins = ["a.example"]`, "service.allowed_origins[0]", "scheme://host"},
+		{"a host with a scheme", `allowed_hosts = ["https://a.example"]`, "service.allowed_hosts[0]", "name"},
+		{"no connection share", `connections_per_source = 0`, "service.connections_per_source", "want"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte(fmt.Sprintf("config_version = 1\n[service]\n%s\n", tc.service)), env)
+			if !hasField(err, tc.field, tc.want) {
+				t.Errorf("got %v, want %s: %s", err, tc.field, tc.want)
+			}
+		})
+	}
+}
+
+func TestServiceAccepts(t *testing.T) {
+	env := envOf(map[string]string{"TOK": "a-token-of-enough-length"})
+	for _, service := range []string{
+		`listen = "127.0.0.1:0"`,
+		`listen = "[::1]:8765"`,
+		`listen = "localhost:8765"`,
+		"listen = \"0.0.0.0:8765\"\ntoken_env = \"TOK\"",
+		"listen = \"[::]:8765\"\n[service.callers.ci]\ntoken_env = \"TOK\"",
+		`allowed_origins = ["*", "http://localhost:3000"]`,
+		`allowed_hosts = ["*", "rypsok.svc", "10.0.0.7:8765", "[fd00::1]:8765"]`,
+	} {
+		if _, err := Parse([]byte("config_version = 1\n[service]\n"+service+"\n"), env); err != nil {
+			t.Errorf("%s: %v", service, err)
+		}
+	}
+}
+
+func TestTokensNeverPrinted(t *testing.T) {
+	c, err := Parse([]byte("config_version = 1\n[service]\ntoken_env = \"TOK\"\n"), envOf(map[string]string{"TOK": "a-token-of-enough-length"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{fmt.Sprint(c), fmt.Sprintf("%+v", c), fmt.Sprintf("%#v", c)} {
+		if strings.Contains(s, "a-token-of-enough-length") {
+			t.Fatalf("the token is printed: %s", s)
+		}
+	}
+}
