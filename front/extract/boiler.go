@@ -13,19 +13,19 @@ import (
 //
 //   - removeBoilerplate, before it: elements whose class, id or role names a
 //     share bar, newsletter or subscription box, paywall notice, related or
-//     recommended articles, comments, ads, embedded tweets or image captions
-//     and credits, unless they hold a large share of the page's text (a
-//     wrapper named "article-share-container" around the whole story).
-//   - pruneContent, on readability's result (which has lost its classes):
-//     "Read also: …" teaser paragraphs and "Related articles" headings with
-//     the link lists that follow them.
+//     recommended articles, comments, ads or image credits, unless they
+//     hold a large share of the page's text (a wrapper named
+//     "article-share-container" around the whole story). Embedded tweets
+//     stay: a story quotes them, and annotators keep them.
+//   - pruneContent, on readability's result: "Read also: …" teaser
+//     paragraphs. (prune.go trims the ends of the result.)
 
 // maxBoilerShare is the share of the page's visible text above which a
 // boilerplate-named element is kept anyway.
 const maxBoilerShare = 0.3
 
 // rxBoilerSub matches boilerplate words anywhere in a class or id token.
-var rxBoilerSub = regexp.MustCompile(`(?i)social|sharedaddy|sharebar|newsletter|subscri|paywall|related|recommend|comment|kommentar|copyright|advert|sponsor|addtoany|a2a_|twitter-tweet|instagram-media|read-?more|readmore|view-more|see-also|more-stories|rec-posts|suggestion|promo|signup|sign-up|print-button|rating|postmetadata|entry-utility|breadcrumb|cookie|consent`)
+var rxBoilerSub = regexp.MustCompile(`(?i)social|sharedaddy|sharebar|newsletter|subscri|paywall|related|recommend|comment|kommentar|copyright|advert|sponsor|addtoany|a2a_|read-?more|readmore|view-more|see-also|more-stories|rec-posts|suggestion|promo|signup|sign-up|print-button|rating|postmetadata|entry-utility|breadcrumb|cookie|consent`)
 
 // boilerParts are boilerplate words that must be a whole part of a class or
 // id token split at - and _ ("ad" in "proper-ad-unit", not in "header").
@@ -53,6 +53,11 @@ func boilerName(n *html.Node) bool {
 				if i := strings.Index(tok, "--"); i >= 0 {
 					tok = tok[:i]
 				}
+				// an id of four or more words is a heading's slug
+				// (id="sharing-with-a-single-developer"), not a name
+				if a.Key == "id" && slugLike(tok) {
+					continue
+				}
 				if l := strings.ToLower(tok); strings.HasPrefix(l, "tag-") || strings.HasPrefix(l, "category-") || strings.HasPrefix(l, "is") && strings.ContainsAny(tok[min(2, len(tok)):min(3, len(tok))], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
 					continue
 				}
@@ -68,6 +73,12 @@ func boilerName(n *html.Node) bool {
 		}
 	}
 	return false
+}
+
+// slugLike reports whether an id token has four or more words: the slug
+// of a heading or title rather than the name of a page component.
+func slugLike(tok string) bool {
+	return len(strings.FieldsFunc(tok, func(r rune) bool { return r == '-' || r == '_' })) >= 4
 }
 
 // removeBoilerplate removes boilerplate-named block elements with text
@@ -110,6 +121,35 @@ var boilerBlock = map[atom.Atom]bool{
 // the languages of the dev sets.
 var rxTeaser = regexp.MustCompile(`(?i)^\s*(?:read (?:more|also)|see also|related|also read|lea (?:también|más)|lee (?:también|más)|lea|mire|mira|vea también|ver también|le puede interesar|te puede interesar|puedes ver|veja também|leia também|leia mais|lesen sie auch|lesen sie mehr|mehr zum thema|auch interessant|schon gelesen\??|czytaj (?:też|także|więcej)|zobacz też|lire aussi|à lire aussi|voir aussi|leggi anche)\s*[:?!]`)
 
+// maxTeaserLen bounds the text of a teaser block.
+const maxTeaserLen = 300
+
+// isTeaser reports whether n is a short block labelled "Read also:". The
+// label is looked for in the first bytes of the text only, so that a long
+// page costs no copy of its text.
+func isTeaser(n *html.Node) bool {
+	if visibleLen(n) >= maxTeaserLen || !rxTeaser.MatchString(collapse(textPrefix(n, 120))) {
+		return false
+	}
+	return len(collapse(textOf(n))) < maxTeaserLen
+}
+
+// textPrefix is the text under n, cut after its first max bytes.
+func textPrefix(n *html.Node, max int) string {
+	var b strings.Builder
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil && b.Len() < max; c = c.NextSibling {
+			if c.Type == html.TextNode {
+				b.WriteString(c.Data[:min(len(c.Data), max-b.Len())])
+			}
+			walk(c)
+		}
+	}
+	walk(n)
+	return b.String()
+}
+
 // pruneContent removes short "Read also: <link>" teaser blocks from
 // readability's result.
 func pruneContent(root *html.Node) {
@@ -120,7 +160,7 @@ func pruneContent(root *html.Node) {
 			if c.Type == html.ElementNode {
 				switch c.DataAtom {
 				case atom.P, atom.Li, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Blockquote:
-					if t := collapse(textOf(c)); len(t) < 300 && rxTeaser.MatchString(t) {
+					if isTeaser(c) {
 						n.RemoveChild(c)
 					} else {
 						walk(c)

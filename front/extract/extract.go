@@ -15,14 +15,20 @@
 //     visibility:hidden. (Form controls and svg are rendered, so they stay;
 //     dropping them measured slightly worse.)
 //  3. Remove boilerplate blocks named by class, id or role (boiler.go).
-//  4. Run readability (codeberg.org/readeck/go-readability/v2). When it finds
-//     nothing, or its text is short both in absolute terms and relative to
-//     the page's visible text, fall back to the page's single <article>, its
-//     <main>, or the cleaned <body> without nav/header/footer/aside
-//     (Result.Partial). A document nested deeper than x/net/html accepts
-//     (512) is flattened below depth 256 and parsed again (Result.Partial).
-//  5. Drop "Read also: …" teaser blocks from the content. Make links and
-//     images absolute against the page URL or its <base href>; drop links whose scheme is not http, https, mailto or ftp.
+//  4. Run readability (codeberg.org/readeck/go-readability/v2), keeping
+//     classes for the passes below. When it finds nothing, or its text is
+//     short both in absolute terms and relative to the page's visible
+//     text, fall back to the page's single <article>, its <main>, or the
+//     cleaned <body> without nav/header/footer/aside (Result.Partial),
+//     taken from the tree after readability (which only prepares it), so
+//     that no copy is made up front. A document nested deeper than
+//     x/net/html accepts (512) is flattened below depth 256 and parsed
+//     again (Result.Partial).
+//  5. Put back the lead (standfirst) readability left out (lead.go). Drop
+//     "Read also: …" teaser blocks, photo credits, and the navigation,
+//     calls to action and datelines at the content's ends (prune.go).
+//     Make links and images absolute against the page URL or its <base
+//     href>; drop links whose scheme is not http, https, mailto or ftp.
 //  6. Convert to Markdown (github.com/JohannesKaufmann/html-to-markdown/v2,
 //     commonmark and table plugins: headings, lists, fenced code, tables).
 //  7. Clean: boundary.RemoveInvisible, 3+ line breaks become 2, trim.
@@ -109,15 +115,9 @@ func HTML(doc string, base *url.URL) (Result, error) {
 		return Result{}, ErrNothing
 	}
 	removeBoilerplate(body, pageText)
-	fallback := chooseFallback(root)
-
-	// readability mutates the tree: keep the fallback in a clone.
-	var fallbackCopy *html.Node
-	if fallback != nil {
-		fallbackCopy = clone(fallback)
-	}
 
 	p := readability.NewParser()
+	p.KeepClasses = true
 	art, rerr := p.ParseAndMutate(root, readabilityURL(pageURL))
 	content := art.Node
 	if rerr == nil {
@@ -129,16 +129,24 @@ func HTML(doc string, base *url.URL) (Result, error) {
 	if content != nil {
 		n = visibleLen(content)
 	}
+	// readability works on copies and only prepares root (comments, <br>
+	// runs, <font>): the fallback is taken from root after it, and cloned
+	// only when it is used.
 	if rerr != nil || content == nil || (n < minChars && float64(n) < minShare*float64(pageText)) {
-		if fallbackCopy != nil && visibleLen(fallbackCopy) > n {
-			content = fallbackCopy
+		if fallback := chooseFallback(root); fallback != nil && visibleLen(fallback) > n {
+			content = fallback
 			res.Partial = true
 		}
+	} else {
+		recoverLead(root, content)
 	}
 	if content == nil {
 		return Result{}, ErrNothing
 	}
 	pruneContent(content)
+	removeIf(content, isCredit)
+	trimTail(content)
+	trimHead(content)
 	absolutize(content, pageURL)
 
 	md, err := toMarkdown(content)

@@ -1,0 +1,321 @@
+package extract
+
+import (
+	"regexp"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Pruning of readability's result, which keeps its classes and ids
+// (Parser.KeepClasses): readability decides where the article is, and
+// these passes remove what sits inside it but is not article text.
+
+// creditParts are class or id parts (split at - and _, lowercased) that
+// name a photo credit or copyright line.
+var creditParts = map[string]bool{
+	"credit": true, "credits": true, "copyright": true, "photographer": true, "photocredit": true,
+}
+
+// isCredit reports whether n's class or id names a photo credit or a
+// copyright line ("Getty Images", "© Jane Doe"): attribution of a
+// picture, which annotators leave out of the article text. Captions that
+// describe the picture are kept; readability keeps them too.
+func isCredit(n *html.Node) bool {
+	return nameHas(n, creditParts)
+}
+
+// nameHas reports whether a class or id token of n, split at - and _ and
+// lowercased, has a part in parts. camelCase is split too
+// (imageCaption → image, caption).
+func nameHas(n *html.Node, parts map[string]bool) bool {
+	for _, a := range n.Attr {
+		if a.Key != "class" && a.Key != "id" {
+			continue
+		}
+		for _, tok := range strings.Fields(a.Val) {
+			ps := nameParts(tok)
+			for i, p := range ps {
+				// "no-caption", "without-credits" negate the name
+				if parts[p] && (i == 0 || ps[i-1] != "no" && ps[i-1] != "without") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// nameParts splits a class or id token into lowercased words at -, _, :
+// and lower-to-upper case changes.
+func nameParts(tok string) []string {
+	var parts []string
+	start := 0
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		switch {
+		case c == '-' || c == '_' || c == ':' || c == '.':
+			if i > start {
+				parts = append(parts, strings.ToLower(tok[start:i]))
+			}
+			start = i + 1
+		case c >= 'A' && c <= 'Z' && i > start && tok[i-1] >= 'a' && tok[i-1] <= 'z':
+			parts = append(parts, strings.ToLower(tok[start:i]))
+			start = i
+		}
+	}
+	if start < len(tok) {
+		parts = append(parts, strings.ToLower(tok[start:]))
+	}
+	return parts
+}
+
+// removeIf removes every element under root for which drop is true,
+// without descending into removed subtrees.
+func removeIf(root *html.Node, drop func(*html.Node) bool) {
+	for c := root.FirstChild; c != nil; {
+		next := c.NextSibling
+		if c.Type == html.ElementNode {
+			if drop(c) {
+				root.RemoveChild(c)
+			} else {
+				removeIf(c, drop)
+			}
+		}
+		c = next
+	}
+}
+
+// Edge trimming. Readability takes the article's container whole, and a
+// container often ends with what follows the story: "More on this topic"
+// headings, lists of links to other articles, a lone "Read more" link.
+// trimTail removes, from the end of the content backwards, blocks that are
+// mostly link text and headings that no longer head anything, and stops at
+// the first block of running text.
+
+// maxTailLinkDensity is the share of a block's text inside links above
+// which a trailing block is taken for navigation.
+const maxTailLinkDensity = 0.5
+
+// maxTailHeadingWords bounds a trailing heading that heads nothing: "More
+// on this topic" is short; a pull quote set as a heading is a sentence.
+const maxTailHeadingWords = 6
+
+// maxTailShare is the most of the content's text that trimTail removes;
+// past it, the "navigation" is more likely the article itself.
+const maxTailShare = 0.4
+
+// trimTail removes trailing navigation blocks from the content.
+func trimTail(content *html.Node) {
+	var drop []*html.Node
+	tailBlocks(content, &drop, false)
+	removed := 0
+	for _, d := range drop {
+		removed += visibleLen(d)
+	}
+	if removed == 0 || float64(removed) > maxTailShare*float64(visibleLen(content)) {
+		return
+	}
+	for _, d := range drop {
+		d.Parent.RemoveChild(d)
+	}
+}
+
+// tailBlocks walks n's children from the last, appending to drop the
+// trailing blocks that are navigation; afterNav tells that a block after
+// them was navigation (a heading above it goes too, whatever its length).
+// It reports whether the walk reached n's first child, all of it
+// navigation or empty.
+func tailBlocks(n *html.Node, drop *[]*html.Node, afterNav bool) bool {
+	for c := n.LastChild; c != nil; c = c.PrevSibling {
+		switch {
+		case c.Type == html.TextNode:
+			if strings.TrimSpace(c.Data) != "" {
+				return false
+			}
+		case c.Type != html.ElementNode:
+		case visibleLen(c) == 0:
+			// images and empty wrappers: only text decides, but a
+			// linked picture is a teaser like a linked title
+			if hasLink(c) {
+				*drop = append(*drop, c)
+				afterNav = true
+			}
+		case isHeading(c):
+			if !afterNav && len(strings.Fields(textOf(c))) > maxTailHeadingWords {
+				return false
+			}
+			*drop = append(*drop, c)
+			afterNav = true
+		case isList(c) || !isContainer(c):
+			if linkDensity(c) <= maxTailLinkDensity && !isCallToAction(c) && !isLabel(c, afterNav) {
+				return false
+			}
+			*drop = append(*drop, c)
+			afterNav = true
+		default:
+			if !tailBlocks(c, drop, afterNav) {
+				return false
+			}
+			afterNav = true
+		}
+	}
+	return true
+}
+
+// maxCallToActionLen bounds a call-to-action block: a line or two.
+const maxCallToActionLen = 300
+
+// rxCallToAction matches the wording of the blocks that close many news
+// pages: subscribe, sign up for the newsletter, follow us, get the app,
+// support our journalism, and a trailing "Source: …" line, in the
+// languages of the dev sets.
+var rxCallToAction = regexp.MustCompile(`(?i)subscri(?:be|ption|ber)|newsletter|sign(?:ing)? up\b|\bfollow us\b|download (?:the|our)\b.{0,30}\bapps?\b|\bsupport (?:us|our|independent)\b|become a (?:member|subscriber|patron)|\btelegram\b|\bwhatsapp\b|abonn|folgen sie uns|unterstützen sie|suscr[ií]b|suscripci[oó]n|únete|hazte miembro|s[ií]guenos|ap[óo]yanos|inscrivez|suivez-nous|soutenez|subskryp|zapraszamy do|obserwuj nas|iscriviti|seguici|assine|inscreva|^\W*(?:source|quelle|źródło|fuente|fonte)\s*:`)
+
+// isCallToAction reports whether n is a short block that asks the reader
+// to subscribe, follow or support rather than telling the story.
+func isCallToAction(n *html.Node) bool {
+	return visibleLen(n) <= maxCallToActionLen && rxCallToAction.MatchString(collapse(textOf(n)))
+}
+
+// maxLabelWords bounds a label line: "Anzeige:", "Contact", "Load more",
+// an agency's initials.
+const maxLabelWords = 3
+
+// Character bounds on a label: any label, and one without a colon.
+const (
+	maxLabelChars      = 80
+	maxShortLabelChars = 25
+)
+
+// isLabel reports whether n is a label rather than a sentence: a short
+// line ending in a colon that announces what follows, or, when what
+// follows was navigation, a few words ("Related links", "Advertisement").
+func isLabel(n *html.Node, afterNav bool) bool {
+	l := visibleLen(n)
+	if l > maxLabelChars {
+		return false
+	}
+	t := collapse(textOf(n))
+	w := len(strings.Fields(t))
+	if w <= maxTailHeadingWords && strings.HasSuffix(t, ":") {
+		return true
+	}
+	// the character bound keeps a sentence in a script written without
+	// spaces (one "word") from passing for a label
+	return afterNav && w <= maxLabelWords && l <= maxShortLabelChars
+}
+
+// hasLink reports whether n is or holds a link.
+func hasLink(n *html.Node) bool {
+	return n.DataAtom == atom.A || find(n, atom.A) != nil
+}
+
+func isList(n *html.Node) bool {
+	return n.DataAtom == atom.Ul || n.DataAtom == atom.Ol || n.DataAtom == atom.Dl
+}
+
+func isHeading(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		return true
+	}
+	return false
+}
+
+// isContainer reports whether n groups blocks, so that trimming looks
+// inside it rather than judging it whole.
+func isContainer(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Div, atom.Section, atom.Article, atom.Main, atom.Aside, atom.Header, atom.Footer,
+		atom.Ul, atom.Ol, atom.Dl, atom.Figure, atom.Blockquote, atom.Center, atom.Span:
+		return true
+	}
+	return false
+}
+
+// linkDensity is the share of n's visible text that sits inside links.
+func linkDensity(n *html.Node) float64 {
+	total := visibleLen(n)
+	if total == 0 {
+		return 0
+	}
+	linked := 0
+	walkElements(n, func(e *html.Node) {
+		if e.DataAtom == atom.A {
+			linked += visibleLen(e)
+		}
+	})
+	if n.DataAtom == atom.A {
+		linked = total
+	}
+	return float64(linked) / float64(total)
+}
+
+// trimHead removes, from the start of the content, what comes before the
+// article's first text: breadcrumbs and category links, a dateline.
+// Headings stop it: they open the text. (Short labels stay: at the start
+// they are as often subheadings set in bold.)
+func trimHead(content *html.Node) {
+	var drop []*html.Node
+	headBlocks(content, &drop)
+	removed := 0
+	for _, d := range drop {
+		removed += visibleLen(d)
+	}
+	if removed == 0 || float64(removed) > maxTailShare*float64(visibleLen(content)) {
+		return
+	}
+	for _, d := range drop {
+		d.Parent.RemoveChild(d)
+	}
+}
+
+// headBlocks walks n's children from the first, appending to drop the
+// leading blocks that are navigation or labels. It reports whether the
+// walk went past n's last child.
+func headBlocks(n *html.Node, drop *[]*html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c.Type == html.TextNode:
+			if strings.TrimSpace(c.Data) != "" {
+				return false
+			}
+		case c.Type != html.ElementNode:
+		case visibleLen(c) == 0:
+		case isHeading(c):
+			return false
+		case isList(c) || !isContainer(c):
+			if linkDensity(c) <= maxTailLinkDensity && !isDateLine(c) {
+				return false
+			}
+			*drop = append(*drop, c)
+		default:
+			if !headBlocks(c, drop) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// maxDateLineChars bounds a dateline: "Updated March 5, 2021, 10:02 am".
+const maxDateLineChars = 60
+
+// rxDate matches a date: 5.3.2021, 2021-03-05, 03/05/2021, or a day or
+// month name next to a year.
+var rxDate = regexp.MustCompile(`\b\d{1,2}[./-]\s?\d{1,2}[./-]\s?\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|(?i)\b(?:jan|feb|m[aä]r|apr|ma[iy]|jun|jul|aug|sep|o[ck]t|nov|de[cz]|ene|abr|ago|dic|janv|févr|avr|juil|août|déc|sty|lut|kwi|cze|lip|sie|wrz|paź|lis|gru)[a-zéûñ]*\.?\s+(?:\d{1,2},?\s+)?\d{4}\b|\b\d{1,2}\.?\s+(?:de\s+)?[a-zäéûñóśźż]+\.?\s+(?:de\s+)?\d{4}\b`)
+
+// isDateLine reports whether n is a short line that gives a date, with or
+// without a time and a label ("Published", "Aktualisiert").
+func isDateLine(n *html.Node) bool {
+	l := visibleLen(n)
+	if n.DataAtom == atom.Time {
+		return true
+	}
+	if t := find(n, atom.Time); t != nil && visibleLen(t) == l {
+		return true
+	}
+	return l <= maxDateLineChars && rxDate.MatchString(collapse(textOf(n)))
+}

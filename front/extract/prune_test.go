@@ -1,0 +1,94 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+)
+
+// story is an article whose body is before, two long paragraphs, then
+// after, in an <article> with the given header.
+func story(header, before, after string) string {
+	return "<!doctype html><html><head><title>T</title></head><body><nav><a href=/>Home</a></nav><article>" +
+		header + "<div class=\"body\">" + before + "<p>" + strings.Repeat(filler, 4) + "</p><p>" +
+		strings.Repeat(filler, 3) + "</p>" + after + "</div></article></body></html>"
+}
+
+// TestPruneRemoved lists blocks next to the article text that the
+// post-readability passes remove; each case leaks without its heuristic.
+func TestPruneRemoved(t *testing.T) {
+	links := `<ul><li><a href="/a">First other story of the day</a></li><li><a href="/b">Second other story of the day</a></li></ul>`
+	cases := []struct{ name, before, after string }{
+		{"photo credit by class", `<figure><img src="/p.jpg"><figcaption>A harbour at dawn <span class="photo-credit">BOILER1 Getty Images</span></figcaption></figure>`, ""},
+		{"trailing related heading and links", "", `<h2>BOILER1 More on this</h2>` + links},
+		{"trailing link list alone", "", `<ul><li><a href="/a">BOILER1 First other story of the day</a></li><li><a href="/b">Second one</a></li></ul>`},
+		{"trailing teaser cards", "", `<div><article><h3>BOILER1 A long teaser headline for another story here</h3><a href="/x"><img src="/t.jpg"></a></article></div>`},
+		{"trailing call to action", "", `<p>BOILER1 Sign up for our morning newsletter to get the news first.</p>`},
+		{"trailing source line", "", `<p>Source: Reuters BOILER1</p>`},
+		{"trailing colon label", "", `<p>BOILER1 You might also like:</p>`},
+		{"trailing short label over links", "", `<p>BOILER1 Related</p>` + links},
+		{"leading breadcrumb", `<ul><li><a href="/">BOILER1 News</a></li><li><a href="/w">World</a></li></ul>`, ""},
+		{"leading dateline", `<p>BOILER1 Updated March 5, 2021</p>`, ""},
+		{"leading time element", `<p><time datetime="2021-03-05">BOILER1 Friday morning</time></p>`, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := mustHTML(t, story("<h1>Title</h1>", tc.before, tc.after), "https://example.org/a")
+			if strings.Contains(r.Markdown, "BOILER1") {
+				t.Errorf("boilerplate in output:\n%s", r.Markdown)
+			}
+			if !strings.Contains(r.Markdown, "real article text") {
+				t.Errorf("article missing:\n%s", r.Markdown)
+			}
+		})
+	}
+}
+
+// TestPruneKept lists blocks that look like what the passes remove but are
+// article text.
+func TestPruneKept(t *testing.T) {
+	cases := []struct{ name, before, after string }{
+		{"descriptive caption", `<figure><img src="/p.jpg"><figcaption>KEPT1 A harbour at dawn</figcaption></figure>`, ""},
+		{"pull quote heading at the end", "", `<h4>KEPT1 The story is grim. One could say it is perfectly grim, cynically.</h4>`},
+		{"closing sentence with a link", "", `<p>KEPT1 The council will vote again in May, <a href="/c">the mayor said</a> on Friday.</p>`},
+		{"short closing words", "", `<p>KEPT1 deep text</p>`},
+		{"leading subheading", `<h2>KEPT1 Background</h2>`, ""},
+		{"leading bold subhead", `<p><b>KEPT1 Before</b></p>`, ""},
+		{"tweet", "", `<blockquote class="twitter-tweet"><p>KEPT1 We did it, said the team in a message to fans.</p></blockquote><p>` + filler + `</p>`},
+		{"heading slug id", `<div class="section" id="sharing-with-a-single-developer"><h2>Sharing</h2><p>KEPT1 ` + filler + `</p></div>`, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := mustHTML(t, story("<h1>Title</h1>", tc.before, tc.after), "https://example.org/a")
+			if !strings.Contains(r.Markdown, "KEPT1") {
+				t.Errorf("content removed:\n%s", r.Markdown)
+			}
+		})
+	}
+}
+
+// TestTrimBounded checks that edge trimming leaves a page alone when the
+// "navigation" would be most of it.
+func TestTrimBounded(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 40; i++ {
+		b.WriteString(`<li><a href="/x">KEPT1 A linked entry in a long list of resources number</a></li>`)
+	}
+	doc := "<html><body><article><h1>Links</h1><p>" + filler + "</p><ul>" + b.String() + "</ul></article></body></html>"
+	r := mustHTML(t, doc, "https://example.org/a")
+	if !strings.Contains(r.Markdown, "KEPT1") {
+		t.Errorf("list removed:\n%s", r.Markdown)
+	}
+}
+
+func TestNameParts(t *testing.T) {
+	for tok, want := range map[string]string{
+		"c-page-intro__copy": "c page intro copy",
+		"imageCaption":       "image caption",
+		"lg:text-22":         "lg text 22",
+		"photo-credit":       "photo credit",
+	} {
+		if got := strings.Join(nameParts(tok), " "); got != want {
+			t.Errorf("nameParts(%q) = %q, want %q", tok, got, want)
+		}
+	}
+}
