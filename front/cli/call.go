@@ -27,7 +27,7 @@ func callCmd(ctx context.Context, args []string, st Streams, env Env) int {
 	if len(pos) == 2 {
 		raw = json.RawMessage(pos[1])
 	}
-	r, err := start(configPath, st.Stderr, env)
+	r, err := start(configPath, st.Stderr, env, false)
 	if err != nil {
 		printLines(st.Stderr, err)
 		return ExitInvalid

@@ -23,7 +23,9 @@ const (
 func Version() string { return version.String() }
 
 const usage = `usage:
-  rypsok serve [--transport stdio] [--config FILE]   serve MCP (stdio: until end of input or SIGTERM)
+  rypsok serve [--transport stdio|http] [--config FILE]
+                                                     serve MCP: stdio until end of input or SIGTERM;
+                                                     http on [service] listen (/mcp) until SIGTERM
   rypsok check [--config FILE]                       validate the configuration
   rypsok call TOOL 'JSON-ARGS' [--config FILE]       run one tool call, print the response object
   rypsok --version                                   print the version

@@ -19,6 +19,7 @@ import (
 	"github.com/rypsok/rypsok/front/search"
 	"github.com/rypsok/rypsok/front/telemetry"
 	"github.com/rypsok/rypsok/shared/contract"
+	"github.com/rypsok/rypsok/shared/limits"
 )
 
 // runtime is what serve and call share: the configuration, the logger,
@@ -45,7 +46,9 @@ func loadConfig(flagPath string, env Env) (config.Config, string, error) {
 
 // start loads the configuration and brings up the egress and services.
 // The egress is started, not awaited: calls wait for its readiness.
-func start(flagPath string, stderr io.Writer, env Env) (*runtime, error) {
+// In HTTP mode with several callers, one caller may hold only half of
+// the process's LIM-C8 fetches, so that it cannot starve the others.
+func start(flagPath string, stderr io.Writer, env Env, http bool) (*runtime, error) {
 	cfg, _, err := loadConfig(flagPath, env)
 	if err != nil {
 		return nil, err
@@ -88,7 +91,11 @@ func start(flagPath string, stderr io.Writer, env Env) (*runtime, error) {
 		UserAgent: userAgent(cfg.Service.Contact),
 		Log:       log,
 	})
-	r.services = app.New(app.Options{Config: cfg, Log: log, Metrics: r.metrics, Search: pipeline, Fetch: fetcher, Health: r.health})
+	share := 0
+	if http && len(cfg.Service.HTTP.Tokens) > 1 {
+		share = (limits.C8FetchInFlight + 1) / 2
+	}
+	r.services = app.New(app.Options{Config: cfg, Log: log, Metrics: r.metrics, Search: pipeline, Fetch: fetcher, Health: r.health, FetchShare: share})
 	return r, nil
 }
 

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/rypsok/rypsok/front/config"
+	"github.com/rypsok/rypsok/front/gate"
 	"github.com/rypsok/rypsok/front/mcpserver"
 )
 
@@ -24,14 +26,11 @@ func serveCmd(ctx context.Context, args []string, st Streams, env Env) int {
 		return usageError(st.Stderr, fmt.Errorf("unexpected argument %q", pos[0]))
 	}
 	switch transport {
-	case "stdio":
-	case "http":
-		fmt.Fprintln(st.Stderr, "rypsok: the http transport is not available in this version")
-		return ExitInvalid
+	case "stdio", "http":
 	default:
 		return usageError(st.Stderr, fmt.Errorf("unknown transport %q (stdio or http)", transport))
 	}
-	r, err := start(configPath, st.Stderr, env)
+	r, err := start(configPath, st.Stderr, env, transport == "http")
 	if err != nil {
 		printLines(st.Stderr, err)
 		return ExitInvalid
@@ -51,10 +50,32 @@ func serveCmd(ctx context.Context, args []string, st Streams, env Env) int {
 		StructuredContent: r.cfg.Service.StructuredContent,
 		Caller:            "stdio",
 	}
+	if transport == "http" {
+		return serveHTTP(ctx, r, opts)
+	}
 	if err := mcpserver.ServeStdio(ctx, opts, st.Stdin, st.Stdout, r.log); err != nil {
 		r.log.Error().Str("event", "exit").Err(err).Send()
 		return ExitInvalid
 	}
+	return ExitOK
+}
+
+// serveHTTP serves Streamable HTTP on [service] listen until ctx ends
+// (SIGTERM), then stops accepting and lets the calls in flight end.
+func serveHTTP(ctx context.Context, r *runtime, opts mcpserver.Options) int {
+	opts.Caller = config.CallerLocal
+	hs := mcpserver.NewHTTP(opts)
+	srv, err := gate.Listen(gate.Options{HTTP: r.cfg.Service.HTTP, MCP: hs, Log: r.log, Metrics: r.metrics})
+	if err != nil {
+		r.log.Error().Str("event", "exit").Err(err).Send()
+		return ExitInvalid
+	}
+	<-ctx.Done()
+	r.log.Info().Str("event", "draining").Str("cause", "signal").Send()
+	if err := srv.Shutdown(); err != nil {
+		r.log.Warn().Str("event", "drain").Err(err).Send()
+	}
+	r.log.Info().Str("event", "stopped").Send()
 	return ExitOK
 }
 

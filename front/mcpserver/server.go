@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rypsok/rypsok/front/app"
+	"github.com/rypsok/rypsok/front/gate"
 )
 
 // Options configure the server.
@@ -42,7 +43,11 @@ func New(o Options) *mcp.Server {
 
 func handler(o Options, tool string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		resp, terr, err := o.Services.Call(ctx, o.Caller, tool, req.Params.Arguments)
+		caller := o.Caller
+		if req.Extra != nil && req.Extra.Header.Get(gate.CallerHeader) != "" {
+			caller = req.Extra.Header.Get(gate.CallerHeader) // set by the gate alone
+		}
+		resp, terr, err := o.Services.Call(ctx, caller, tool, req.Params.Arguments)
 		if err != nil {
 			return nil, err
 		}
