@@ -7,7 +7,7 @@ LDFLAGS := -s -w -X github.com/rypsok/rypsok/shared/version.stamp=$(VERSION)
 BIN := bin
 FUZZTIME ?= 5s
 
-.PHONY: all build run test lint vet fmt-check staticcheck unit test-ts bench fuzz-smoke fuzz clean bench-compare coldstart extract-score
+.PHONY: all build run test lint vet fmt-check staticcheck unit test-ts conformance bench fuzz-smoke fuzz clean bench-compare coldstart extract-score
 
 all: build
 
@@ -20,8 +20,9 @@ run: build
 	./$(BIN)/rypsok serve
 
 # test: formatting, vet, staticcheck, every Go test with the race detector,
-# then the TypeScript SDK's client against the built binaries.
-test: lint unit test-ts
+# then the TypeScript SDK's client against the built binaries, then the MCP
+# conformance suite against the HTTP transport.
+test: lint unit test-ts conformance
 
 lint: fmt-check vet staticcheck
 
@@ -48,6 +49,19 @@ $(MCP_TS)/node_modules: $(MCP_TS)/package.json $(MCP_TS)/package-lock.json
 
 test-ts: build $(MCP_TS)/node_modules
 	cd $(MCP_TS) && RYPSOK_BIN=$(CURDIR)/$(BIN) node --test
+
+# conformance: bin/rypsok serve --transport http on a free loopback port,
+# tested by the MCP conformance suite (@modelcontextprotocol/conformance,
+# pinned in testdata/conformance/package-lock.json) on the scenarios of a
+# server with tools only; see testdata/conformance/run.mjs.
+CONFORMANCE := testdata/conformance
+
+$(CONFORMANCE)/node_modules: $(CONFORMANCE)/package.json $(CONFORMANCE)/package-lock.json
+	cd $(CONFORMANCE) && npm ci --no-audit --no-fund --silent
+	@touch $@
+
+conformance: build $(CONFORMANCE)/node_modules
+	cd $(CONFORMANCE) && RYPSOK_BIN=$(CURDIR)/$(BIN) node run.mjs
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 20x ./egress/proxy/
