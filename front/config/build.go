@@ -47,7 +47,17 @@ func build(f file, order []string, env func(string) string) (Config, []error) {
 	if c.LogLevel, err = egressconfig.ParseLevel(f.Logging.Level); err != nil {
 		p.add("logging.level", "%v", err)
 	}
+	c.Cache = Cache{Enabled: f.Cache.Enabled, TTL: time.Duration(f.Cache.TTLS) * time.Second}
+	if f.Cache.TTLS < 1 || time.Duration(f.Cache.TTLS)*time.Second > MaxCacheTTL {
+		p.add("cache.ttl_s", "want 1 to %d, got %d", int64(MaxCacheTTL/time.Second), f.Cache.TTLS)
+	}
+	c.Scraping = f.Scraping.Enabled
 	c.Engines = p.engines(f.Engines, order, c.Egress.Allow, env)
+	for _, e := range c.Engines {
+		if t, _ := LookupType(e.Type); t.Scraping && !c.Scraping {
+			p.add("engines."+e.ID+".type", "%s is a scraping driver: it is refused unless [scraping] enabled = true", e.Type)
+		}
+	}
 	return c, p
 }
 

@@ -40,6 +40,11 @@ type Config struct {
 	// served in the Prometheus text format ([telemetry] metrics_listen);
 	// "" (the default) serves nothing.
 	MetricsListen string
+	// Cache is the [cache] section.
+	Cache Cache
+	// Scraping, if true ([scraping] enabled), admits engines of scraping
+	// types (REQ-ENG-013); false by default, and never in the default set.
+	Scraping bool
 	// Engines are the configured engines in preference order: the order
 	// of their [engines.<id>] tables in the file. A file that configures
 	// no engine gets the default set (wikipedia, then brave), as Default.
@@ -91,6 +96,17 @@ const (
 	SafeSearchModerate SafeSearch = "moderate"
 	SafeSearchStrict   SafeSearch = "strict"
 )
+
+// Cache is the [cache] section (§12): off by default.
+type Cache struct {
+	// Enabled turns the search result cache on.
+	Enabled bool
+	// TTL is an entry's lifetime (LIM-K2 by default).
+	TTL time.Duration
+}
+
+// MaxCacheTTL is the longest cache.ttl_s accepted: a day.
+const MaxCacheTTL = 24 * time.Hour
 
 // Fetch is the [fetch] section.
 type Fetch struct {

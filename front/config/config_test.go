@@ -53,6 +53,11 @@ ca_file = %[1]q
 secret_detection = "mask"
 [logging]
 level = "debug"
+[cache]
+enabled = true
+ttl_s = 600
+[scraping]
+enabled = true
 [engines.wiki-local]
 type = "wikipedia"
 enabled = true
@@ -89,6 +94,9 @@ func TestParseReadsEveryKey(t *testing.T) {
 	}}
 	if !reflect.DeepEqual(c.Service, wantService) {
 		t.Errorf("service: got %+v, want %+v", c.Service, wantService)
+	}
+	if c.Cache != (Cache{Enabled: true, TTL: 10 * time.Minute}) || !c.Scraping {
+		t.Errorf("cache %+v, scraping %v", c.Cache, c.Scraping)
 	}
 	wantSearch := Search{
 		Languages: []string{"en", "ja", "zh-tw", "nb", "pt-br"}, Region: "US", SafeSearch: SafeSearchStrict,
@@ -177,6 +185,7 @@ func TestDefaultValues(t *testing.T) {
 		Fetch:    Fetch{MaxChars: limits.F1MaxCharsDefault, MaxCharsCeiling: limits.F2MaxCharsCeiling, RobotsTxt: true},
 		Privacy:  Privacy{SecretDetection: SecretMode(limits.P1SecretDetection)},
 		LogLevel: zerolog.InfoLevel,
+		Cache:    Cache{TTL: limits.K2CacheTTL},
 	}
 	c.Engines = nil
 	if !reflect.DeepEqual(c, want) {
@@ -203,7 +212,9 @@ func TestParseRefuses(t *testing.T) {
 		{"another config_version", "config_version = 2", "config_version", "must be 1, got 2"},
 		{"an unknown top-level key", "config_version = 1\ntransport = \"stdio\"", "transport", "unknown key"},
 		{"an unknown key in a section", "config_version = 1\n[fetch]\nmax_bytes = 1", "fetch.max_bytes", "unknown key"},
-		{"an unknown section", "config_version = 1\n[cache]\nttl_s = 1", "cache", "unknown key"},
+		{"an unknown section", "config_version = 1\n[cachex]\nttl_s = 1", "cachex", "unknown key"},
+		{"a cache ttl of zero", "config_version = 1\n[cache]\nttl_s = 0", "cache.ttl_s", "want 1 to"},
+		{"a cache ttl over a day", "config_version = 1\n[cache]\nttl_s = 86401", "cache.ttl_s", "want 1 to"},
 		{"an unknown key of an engine", "config_version = 1\n[engines.w]\ntype = \"wikipedia\"\nlang = \"en\"", "engines.w.lang", "unknown key"},
 		{"an inline api_key under an engine", "config_version = 1\n[engines.b]\ntype = \"brave\"\napi_key = \"k\"", "engines.b.api_key", msgInlineSecret},
 		{"an inline token at top level", "config_version = 1\ntoken = \"k\"", "token", msgInlineSecret},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/pelletier/go-toml/v2"
 
@@ -28,7 +29,16 @@ type file struct {
 	Telemetry struct {
 		MetricsListen string `toml:"metrics_listen"`
 	} `toml:"telemetry"`
+	Cache    cacheFile `toml:"cache"`
+	Scraping struct {
+		Enabled bool `toml:"enabled"`
+	} `toml:"scraping"`
 	Engines map[string]engineFile `toml:"engines"`
+}
+
+type cacheFile struct {
+	Enabled bool  `toml:"enabled"`
+	TTLS    int64 `toml:"ttl_s"`
 }
 
 type serviceFile struct {
@@ -121,6 +131,7 @@ func defaultFile() file {
 		Privacy: struct {
 			SecretDetection string `toml:"secret_detection"`
 		}{limits.P1SecretDetection},
+		Cache: cacheFile{TTLS: int64(limits.K2CacheTTL / time.Second)},
 		Logging: struct {
 			Level string `toml:"level"`
 		}{limits.P2LogLevel},

@@ -44,6 +44,11 @@ type Type struct {
 	// endpoint: the type has no provider of its own (a SearXNG instance is
 	// the operator's), so DefaultEndpoints gives none.
 	EndpointRequired bool
+	// Scraping reports whether the driver reads pages made for people
+	// rather than an official interface (REQ-ENG-013): an engine of it is
+	// refused unless [scraping] enabled = true, and never in the default
+	// set.
+	Scraping bool
 
 	// baseURL is the provider's base URL, "" for a type whose endpoint is
 	// required; when perLanguage, "{wiki}" stands for the host label of

@@ -159,6 +159,7 @@ func TestStatusTable(t *testing.T) {
 		{"403 a foreign Origin", plain, modernList, func(r *http.Request) { r.Header.Set("Origin", "https://evil.example") }, 403, "", response.HTTPForbidden},
 		{"200 a loopback Origin", plain, modernList, func(r *http.Request) { r.Header.Set("Origin", "http://localhost:3000") }, 200, "", ""},
 		{"404 another path", plain, modernList, func(r *http.Request) { r.URL.Path = "/other" }, 404, "", response.HTTPNotFound},
+		{"405 another method", plain, modernList, func(r *http.Request) { r.Method = http.MethodPut }, 405, "", ""},
 		{"406 Accept without text/event-stream", plain, modernList, func(r *http.Request) { r.Header.Set("Accept", "application/json") }, 406, "", response.HTTPNotAcceptable},
 		{"406 Accept without application/json", plain, modernList, func(r *http.Request) { r.Header.Set("Accept", "text/event-stream") }, 406, "", response.HTTPNotAcceptable},
 		{"413 a declared body over LIM-H2", plain, strings.Repeat(" ", limits.H2BodyBytes+1), nil, 413, "", response.HTTPBodyTooLarge},
