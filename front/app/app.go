@@ -187,7 +187,7 @@ func (s *Services) admit(ctx context.Context, caller, tool string, raw json.RawM
 	ctx, cancel := context.WithTimeout(ctx, max)
 	defer cancel()
 	ctx = log.WithContext(ctx) // every event of the call carries its request id and caller
-	return s.run(ctx, tool, raw, log)
+	return s.run(ctx, caller, tool, raw, log)
 }
 
 // result is a tool's answer.
@@ -199,9 +199,9 @@ type result struct {
 // run runs the tool in its own goroutine so that the call answers at its
 // deadline even if the tool is late; the goroutine is counted in s.calls
 // and ends soon after, since every tool honors ctx.
-func (s *Services) run(ctx context.Context, tool string, raw json.RawMessage, log *zerolog.Logger) (any, *response.Error) {
+func (s *Services) run(ctx context.Context, caller, tool string, raw json.RawMessage, log *zerolog.Logger) (any, *response.Error) {
 	return s.runFunc(ctx, func(ctx context.Context) (any, *response.Error) {
-		return s.dispatch(ctx, tool, raw, log)
+		return s.dispatch(ctx, caller, tool, raw, log)
 	})
 }
 
@@ -221,7 +221,7 @@ func (s *Services) runFunc(ctx context.Context, f func(context.Context) (any, *r
 	}
 }
 
-func (s *Services) dispatch(ctx context.Context, tool string, raw json.RawMessage, log *zerolog.Logger) (any, *response.Error) {
+func (s *Services) dispatch(ctx context.Context, caller, tool string, raw json.RawMessage, log *zerolog.Logger) (any, *response.Error) {
 	a, err := parseArgs(raw)
 	if err != nil {
 		return nil, err
@@ -232,6 +232,7 @@ func (s *Services) dispatch(ctx context.Context, tool string, raw json.RawMessag
 		if err != nil {
 			return nil, err
 		}
+		req.Caller = caller
 		return s.Search(ctx, req)
 	case response.ToolWebFetch:
 		req, err := s.parseFetch(a)

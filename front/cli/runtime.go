@@ -8,6 +8,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/rypsok/rypsok/front/app"
+	"github.com/rypsok/rypsok/front/cache"
 	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/engine"
 	"github.com/rypsok/rypsok/front/engine/drivers"
@@ -133,7 +134,12 @@ func (r *runtime) pipeline(registry *fetch.Registry) (*search.Pipeline, error) {
 		client := out.Client(contract.ProfileEngine, e.ID, d.Properties().MaxBodyBytes)
 		engines = append(engines, search.NewEngine(e.ID, e.Categories, e.Weight, d, client))
 	}
+	var c *cache.Cache
+	if r.cfg.Cache.Enabled {
+		c = cache.New(cache.Options{TTL: r.cfg.Cache.TTL})
+	}
 	return search.New(search.Options{
+		Cache:               c,
 		Engines:             engines,
 		Secrets:             r.cfg.Privacy.SecretDetection,
 		DropInstructionLike: r.cfg.Search.DropInstructionLike,

@@ -45,18 +45,23 @@ func NewEngine(id string, categories []string, weight float64, d engine.Driver, 
 func (e *Engine) Properties() engine.Properties { return e.props }
 
 // selected is an engine chosen for one call, holding its concurrency
-// slot and, when its breaker is half open, the one probe.
+// slot and, when its breaker is half open, the one probe; or answered
+// from the cache (hit), asking nothing.
 type selected struct {
 	*Engine
-	held  bool
-	probe bool
+	held    bool
+	probe   bool
+	hit     bool
+	results []engine.Result // the cached answer of a hit
 }
 
 // selectEngines is REQ-ENG-007: the engines of the category in preference
 // order, at most LIM-S8; an engine that cannot honor the time range or
 // the language, whose query limit is exceeded, or whose provider limits
-// are spent is skipped with a notice.
-func (p *Pipeline) selectEngines(req Request, query string, n *notices) []selected {
+// are spent is skipped with a notice. An engine whose answer is cached is
+// answered from the cache (from_cache), unless this request is its
+// breaker's probe; it takes no pacing token and no slot.
+func (p *Pipeline) selectEngines(req Request, query string, c *cached, n *notices) []selected {
 	var out []selected
 	for _, e := range p.opts.Engines {
 		if len(out) == limits.S8EnginesPerCall {
@@ -73,6 +78,13 @@ func (p *Pipeline) selectEngines(req Request, query string, n *notices) []select
 		if !ok {
 			n.engineNotice(response.NoticeEngineSkipped, e.ID, string(response.ReasonCooldown))
 			continue
+		}
+		if !probe {
+			if results, hit := c.get(e); hit {
+				n.engineNotice(response.NoticeFromCache, e.ID, "")
+				out = append(out, selected{Engine: e, hit: true, results: results})
+				continue
+			}
 		}
 		held := e.slots != nil
 		if held {
@@ -143,7 +155,7 @@ type answer struct {
 // fits in the call's time. It returns as soon as every engine has
 // answered (REQ-AGG-009); an engine still running at the deadline is
 // cancelled (REQ-AGG-006) and counted as timed out. Nothing is retried.
-func (p *Pipeline) execute(ctx context.Context, sel []selected, req engine.Request, start time.Time) []answer {
+func (p *Pipeline) execute(ctx context.Context, sel []selected, req engine.Request, c *cached, start time.Time) []answer {
 	collectBy := start.Add(p.opts.Deadline - limits.S6ReservedAfter)
 	ctx, cancel := context.WithDeadline(ctx, collectBy)
 	defer cancel()
@@ -152,19 +164,27 @@ func (p *Pipeline) execute(ctx context.Context, sel []selected, req engine.Reque
 		a answer
 	}
 	done := make(chan indexed, len(sel))
+	asked := 0
 	for i, s := range sel {
+		if s.hit {
+			continue
+		}
+		asked++
 		p.work.Add(1)
 		go func() {
 			defer p.work.Done()
 			defer s.release()
-			done <- indexed{i, p.ask(ctx, s, req)}
+			done <- indexed{i, p.ask(ctx, s, req, c)}
 		}()
 	}
 	answers := make([]answer, len(sel))
 	for i, s := range sel {
 		answers[i] = answer{engine: s.Engine, class: response.ClassTimeout, err: context.DeadlineExceeded}
+		if s.hit {
+			answers[i] = answer{engine: s.Engine, results: s.results}
+		}
 	}
-	for range sel {
+	for range asked {
 		select {
 		case r := <-done:
 			answers[r.i] = r.a
@@ -181,8 +201,8 @@ func (p *Pipeline) execute(ctx context.Context, sel []selected, req engine.Reque
 func (p *Pipeline) Wait() { p.work.Wait() }
 
 // ask asks one engine, isolated from the others (REQ-AGG-007), and
-// reports the outcome to its breaker.
-func (p *Pipeline) ask(ctx context.Context, s selected, req engine.Request) answer {
+// reports the outcome to its breaker; an answer goes into the cache.
+func (p *Pipeline) ask(ctx context.Context, s selected, req engine.Request, c *cached) answer {
 	ctx, cancel := context.WithTimeout(ctx, limits.S5EngineTimeout)
 	defer cancel()
 	start := time.Now()
@@ -201,6 +221,9 @@ func (p *Pipeline) ask(ctx context.Context, s selected, req engine.Request) answ
 	}
 	if p.opts.Health != nil {
 		p.opts.Health.Done(s.ID, s.probe, a.class, retryAfter, a.took)
+	}
+	if a.class == "" {
+		c.put(s.Engine, results)
 	}
 	p.opts.Metrics.EngineRequest(s.ID, resultLabel(a.class))
 	p.logAnswer(ctx, a)

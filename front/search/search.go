@@ -11,6 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/rypsok/rypsok/front/cache"
 	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/health"
 	"github.com/rypsok/rypsok/front/response"
@@ -26,6 +27,8 @@ type Request struct {
 	MaxResults int
 	Language   string
 	TimeRange  response.TimeRange // "" for none
+	// Caller is who asks: cache entries are each caller's own (§12).
+	Caller string
 }
 
 // Options configure a pipeline.
@@ -53,6 +56,11 @@ type Options struct {
 	// Returned, if non-nil, is told every URL a search returns (strict
 	// mode's registry for web_fetch, REQ-SEC-021).
 	Returned func(url string)
+	// Cache, if non-nil, holds engine answers (§12): looked up before an
+	// engine of a cacheable provider is asked, filled by its answers;
+	// bypassed by a breaker's probe and by a query the privacy check
+	// warned about.
+	Cache *cache.Cache
 }
 
 // Pipeline runs searches; it is safe for concurrent use.
@@ -73,15 +81,17 @@ func New(o Options) *Pipeline {
 func (p *Pipeline) Search(ctx context.Context, req Request) (response.Search, *response.Error) {
 	start := time.Now()
 	var n notices
-	query, err := p.privacy(ctx, req.Query, &n)
+	query, warned, err := p.privacy(ctx, req.Query, &n)
 	if err != nil {
 		return response.Search{}, err
 	}
-	selected := p.selectEngines(req, query, &n)
+	ereq := p.engineRequest(req, query)
+	c := p.cacheFor(req.Caller, ereq, warned)
+	selected := p.selectEngines(req, query, c, &n)
 	if len(selected) == 0 {
 		return response.Search{}, response.Unavailable(response.ReasonNoEngine, -1)
 	}
-	answers := p.execute(ctx, selected, p.engineRequest(req, query), start)
+	answers := p.execute(ctx, selected, ereq, c, start)
 	lists, failed := collect(answers, &n)
 	if len(lists) == 0 {
 		return response.Search{}, allFailed(answers)
