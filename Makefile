@@ -7,7 +7,7 @@ LDFLAGS := -s -w -X github.com/rypsok/rypsok/shared/version.stamp=$(VERSION)
 BIN := bin
 FUZZTIME ?= 5s
 
-.PHONY: all build run test lint vet fmt-check staticcheck unit test-ts conformance bench fuzz-smoke fuzz clean bench-compare coldstart extract-score
+.PHONY: all build run test lint vet fmt-check staticcheck unit test-ts conformance release-check bench fuzz-smoke fuzz clean bench-compare coldstart extract-score
 
 all: build
 
@@ -22,7 +22,7 @@ run: build
 # test: formatting, vet, staticcheck, every Go test with the race detector,
 # then the TypeScript SDK's client against the built binaries, then the MCP
 # conformance suite against the HTTP transport.
-test: lint unit test-ts conformance
+test: lint unit test-ts conformance release-check
 
 lint: fmt-check vet staticcheck
 
@@ -62,6 +62,12 @@ $(CONFORMANCE)/node_modules: $(CONFORMANCE)/package.json $(CONFORMANCE)/package-
 
 conformance: build $(CONFORMANCE)/node_modules
 	cd $(CONFORMANCE) && RYPSOK_BIN=$(CURDIR)/$(BIN) node run.mjs
+
+# release-check: go mod verify, tidy and exact versions, npm tools pinned,
+# two builds from checkouts at different paths byte-identical, the version
+# stamped (testdata/release/check.sh). About 15 s.
+release-check:
+	GO=$(GO) bash testdata/release/check.sh
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 20x ./egress/proxy/
