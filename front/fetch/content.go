@@ -70,7 +70,7 @@ func (p *Pipeline) convert(ctx context.Context, pg page) (document, *response.Er
 	default:
 		return document{}, unsupportedMedia(mt)
 	}
-	doc, err := p.offload(ctx, work)
+	doc, err := p.offload(ctx, parseWeight(len(pg.body)), work)
 	switch {
 	case err == nil:
 		return doc, nil
@@ -83,13 +83,18 @@ func (p *Pipeline) convert(ctx context.Context, pg page) (document, *response.Er
 }
 
 // offload runs work in the CPU pool (at most min(LIM-C8, GOMAXPROCS) at
-// once) in a goroutine the Pipeline's WaitGroup owns, and returns its
-// result, or ctx's error as soon as ctx ends: the work then finishes
-// unobserved. A panic in work is recovered as errPanic.
-func (p *Pipeline) offload(ctx context.Context, work func() (document, error)) (document, error) {
+// once, and at most ParseBudget of body bytes: weight is this body's) in a
+// goroutine the Pipeline's WaitGroup owns, and returns its result, or
+// ctx's error as soon as ctx ends: the work then finishes unobserved. A
+// panic in work is recovered as errPanic.
+func (p *Pipeline) offload(ctx context.Context, weight int64, work func() (document, error)) (document, error) {
+	if err := p.parsing.Acquire(ctx, weight); err != nil {
+		return document{}, err
+	}
 	select {
 	case p.cpu <- struct{}{}:
 	case <-ctx.Done():
+		p.parsing.Release(weight)
 		return document{}, ctx.Err()
 	}
 	type result struct {
@@ -100,6 +105,7 @@ func (p *Pipeline) offload(ctx context.Context, work func() (document, error)) (
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
+		defer p.parsing.Release(weight)
 		defer func() { <-p.cpu }()
 		var r result
 		defer func() {

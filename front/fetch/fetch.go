@@ -30,6 +30,8 @@ import (
 	"context"
 	"runtime"
 	"sync"
+
+	"golang.org/x/sync/semaphore"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -84,8 +86,9 @@ type Options struct {
 type Pipeline struct {
 	o        Options
 	policy   *policy.Policy
-	inFlight chan struct{} // LIM-C8 calls
-	cpu      chan struct{} // parsing and conversion slots
+	inFlight chan struct{}       // LIM-C8 calls
+	cpu      chan struct{}       // parsing and conversion slots
+	parsing  *semaphore.Weighted // bytes of bodies being converted: ParseBudget
 	wg       sync.WaitGroup
 }
 
@@ -116,7 +119,21 @@ func New(o Options) *Pipeline {
 		}),
 		inFlight: make(chan struct{}, limits.C8FetchInFlight),
 		cpu:      make(chan struct{}, max(1, min(limits.C8FetchInFlight, runtime.GOMAXPROCS(0)))),
+		parsing:  semaphore.NewWeighted(ParseBudget),
 	}
+}
+
+// ParseBudget bounds the bytes of the bodies converted at once. Parsing
+// and converting a page takes about twenty times its size at its peak, so
+// two 5 MiB pages converted together would take the front past its
+// 128 MiB (REQ-PERF-003): a page weighs its size (at least 64 KiB, at
+// most the budget), so small pages convert side by side and large ones
+// one after another.
+const ParseBudget = 6 << 20
+
+// parseWeight is a body's weight against ParseBudget.
+func parseWeight(n int) int64 {
+	return min(max(int64(n), 64<<10), ParseBudget)
 }
 
 // Close waits for the conversions that calls abandoned (their context

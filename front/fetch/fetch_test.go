@@ -394,7 +394,7 @@ func TestOffloadAbandoned(t *testing.T) {
 	release := make(chan struct{})
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	_, err := p.offload(ctx, func() (document, error) {
+	_, err := p.offload(ctx, 1, func() (document, error) {
 		<-release
 		return document{content: "late"}, nil
 	})
@@ -403,7 +403,7 @@ func TestOffloadAbandoned(t *testing.T) {
 	}
 	close(release)
 	p.Close()
-	doc, err := p.offload(context.Background(), func() (document, error) { panic("boom") })
+	doc, err := p.offload(context.Background(), 1, func() (document, error) { panic("boom") })
 	if err != errPanic || doc.content != "" {
 		t.Fatalf("panic: %v", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
@@ -46,7 +47,8 @@ func New() *Metrics {
 			Help: "Requests and connections the HTTP listener refused, by reason (§2's status table).",
 		}, []string{"reason"}),
 	}
-	m.reg.MustRegister(m.calls, m.refused, m.engine, m.transitions, m.http)
+	m.reg.MustRegister(m.calls, m.refused, m.engine, m.transitions, m.http,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 
