@@ -7,7 +7,7 @@ LDFLAGS := -s -w -X github.com/rypsok/rypsok/shared/version.stamp=$(VERSION)
 BIN := bin
 FUZZTIME ?= 5s
 
-.PHONY: all build run test lint vet fmt-check staticcheck unit test-ts conformance release-check bench fuzz-smoke fuzz clean bench-compare coldstart extract-score
+.PHONY: all build run test lint vet fmt-check staticcheck unit test-ts conformance release-check bench fuzz-smoke fuzz clean bench-compare coldstart extract-score report
 
 all: build
 
@@ -99,6 +99,21 @@ bench-compare:
 # testdata/coldstart is its own module.
 coldstart: build
 	cd testdata/coldstart && $(GO) run . -rypsok ../../bin/rypsok -n 50
+
+# report: the figures the README quotes, in one run (about 3 min): cold
+# start, per-search overhead, egress throughput and RSS beside smokescreen,
+# extraction pages/s and 5 MiB peak RSS (when the dev sets are beside the
+# repository), and peak RSS of both processes under load.
+report: build
+	@echo "== cold start"; cd testdata/coldstart && $(GO) run . -rypsok ../../bin/rypsok -n 50
+	@echo "== per-search overhead (two fake engines, 10 results each)"; \
+	$(GO) test -run '^$$' -bench 'Search$$|Direct$$' -benchtime 300x ./front/search/ | grep -E '^Benchmark'
+	@echo "== egress throughput and RSS"; cd testdata/egressbench && $(GO) run . -rounds 3
+	@echo "== extraction"; if [ -d "$(EXTRACT_FIXTURES)" ]; then \
+	  out=$$(mktemp -d); $(GO) test -tags quality -count=1 -v -run 'TestQuality|TestPeakRSS' ./front/extract/ -args -out $$out -fixtures $(EXTRACT_FIXTURES) | grep -E 'pages/s|RSS'; rm -rf $$out; \
+	else echo "(the dev sets are not at $(EXTRACT_FIXTURES))"; fi
+	@echo "== peak RSS under load (4 concurrent 5 MiB fetches, a search burst)"; \
+	$(GO) test -count=1 -v -run TestResourcesUnderLoad ./cmd/rypsok/ | grep 'peak RSS'
 
 # Extraction quality on the two dev sets in ../shared/fixtures/extraction:
 # shingle F1 (Mozilla) and snippet F1 (trafilatura), plus pages per second
