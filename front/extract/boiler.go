@@ -58,7 +58,8 @@ func boilerName(n *html.Node) bool {
 				if a.Key == "id" && slugLike(tok) {
 					continue
 				}
-				if l := strings.ToLower(tok); strings.HasPrefix(l, "tag-") || strings.HasPrefix(l, "category-") || strings.HasPrefix(l, "is") && strings.ContainsAny(tok[min(2, len(tok)):min(3, len(tok))], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+				// "non-paywall", "no-ads" negate the name
+				if l := strings.ToLower(tok); strings.HasPrefix(l, "non-") || strings.HasPrefix(l, "no-") || strings.HasPrefix(l, "tag-") || strings.HasPrefix(l, "category-") || strings.HasPrefix(l, "is") && strings.ContainsAny(tok[min(2, len(tok)):min(3, len(tok))], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
 					continue
 				}
 				if rxBoilerSub.MatchString(tok) {
@@ -134,14 +135,20 @@ func isTeaser(n *html.Node) bool {
 	return len(collapse(textOf(n))) < maxTeaserLen
 }
 
-// textPrefix is the text under n, cut after its first max bytes.
+// textPrefix is the text under n, without its leading white space, cut
+// after its first max bytes.
 func textPrefix(n *html.Node, max int) string {
 	var b strings.Builder
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
 		for c := n.FirstChild; c != nil && b.Len() < max; c = c.NextSibling {
 			if c.Type == html.TextNode {
-				b.WriteString(c.Data[:min(len(c.Data), max-b.Len())])
+				t := c.Data
+				if b.Len() == 0 {
+					// indentation before the text does not count
+					t = strings.TrimLeft(t, " \t\r\n\f")
+				}
+				b.WriteString(t[:min(len(t), max-b.Len())])
 			}
 			walk(c)
 		}

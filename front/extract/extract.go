@@ -24,9 +24,17 @@
 //     that no copy is made up front. A document nested deeper than
 //     x/net/html accepts (512) is flattened below depth 256 and parsed
 //     again (Result.Partial).
-//  5. Put back the lead (standfirst) readability left out (lead.go). Drop
-//     "Read also: …" teaser blocks, photo credits, and the navigation,
-//     calls to action and datelines at the content's ends (prune.go).
+//     When readability's result shares little prose with the page's
+//     densest prose container, which has much more of it (a newsletter
+//     form, a teaser list), take that container instead (density.go).
+//  5. Put back the lead (standfirst) readability left out (lead.go), and
+//     the short prose that opens the densest container before
+//     readability's first block (density.go). Drop "Read also: …" teaser
+//     blocks, photo credits (named, or written into captions), ad labels
+//     and short linked calls to action anywhere, and the navigation, calls
+//     to action and datelines at the content's ends (prune.go). When the
+//     content is still shorter than minChars and the page's JSON-LD has a
+//     much longer articleBody, that text is the content (jsonld.go).
 //     Make links and images absolute against the page URL or its <base
 //     href>; drop links whose scheme is not http, https, mailto or ftp.
 //  6. Convert to Markdown (github.com/JohannesKaufmann/html-to-markdown/v2,
@@ -104,6 +112,7 @@ func HTML(doc string, base *url.URL) (Result, error) {
 	}
 	pageURL := effectiveBase(root, base)
 	title := collapse(textOf(find(root, atom.Title)))
+	ld := ldArticleBody(root)
 	removeHidden(root)
 
 	body := find(root, atom.Body)
@@ -112,7 +121,11 @@ func HTML(doc string, base *url.URL) (Result, error) {
 	}
 	pageText := visibleLen(body)
 	if pageText == 0 {
-		return Result{}, ErrNothing
+		if !useLD(ld, 0) {
+			return Result{}, ErrNothing
+		}
+		res.Partial = true
+		return finish(res, ldContent(ld), pageURL, title)
 	}
 	removeBoilerplate(body, pageText)
 
@@ -132,21 +145,46 @@ func HTML(doc string, base *url.URL) (Result, error) {
 	// readability works on copies and only prepares root (comments, <br>
 	// runs, <font>): the fallback is taken from root after it, and cloned
 	// only when it is used.
+	var before []*html.Node
 	if rerr != nil || content == nil || (n < minChars && float64(n) < minShare*float64(pageText)) {
 		if fallback := chooseFallback(root); fallback != nil && visibleLen(fallback) > n {
 			content = fallback
 			res.Partial = true
 		}
 	} else {
+		dense, prose := densestContainer(body)
+		if alt := alternative(dense, prose, content); alt != nil {
+			content = stripFurniture(clone(alt))
+		} else {
+			before = recoverBefore(dense, content)
+		}
 		recoverLead(root, content)
 	}
 	if content == nil {
-		return Result{}, ErrNothing
+		if !useLD(ld, 0) {
+			return Result{}, ErrNothing
+		}
+		content = ldContent(ld)
+		res.Partial = true
 	}
 	pruneContent(content)
 	removeIf(content, isCredit)
+	cutCredits(content)
+	pruneInside(content)
 	trimTail(content)
 	trimHead(content)
+	for i := len(before) - 1; i >= 0; i-- {
+		content.InsertBefore(before[i], content.FirstChild)
+	}
+	if ld != "" && useLD(ld, visibleLen(content)) {
+		content = ldContent(ld)
+		res.Partial = true
+	}
+	return finish(res, content, pageURL, title)
+}
+
+// finish makes content's links absolute and converts it to Markdown.
+func finish(res Result, content *html.Node, pageURL *url.URL, title string) (Result, error) {
 	absolutize(content, pageURL)
 
 	md, err := toMarkdown(content)
@@ -391,7 +429,12 @@ func chooseFallback(root *html.Node) *html.Node {
 	if pick == nil {
 		return nil
 	}
-	c := clone(pick)
+	return stripFurniture(clone(pick))
+}
+
+// stripFurniture removes navigation, headers, footers and asides from c, a
+// copy, and makes a <body> a <div>.
+func stripFurniture(c *html.Node) *html.Node {
 	var strip func(n *html.Node)
 	strip = func(n *html.Node) {
 		for ch := n.FirstChild; ch != nil; {

@@ -319,3 +319,104 @@ func isDateLine(n *html.Node) bool {
 	}
 	return l <= maxDateLineChars && rxDate.MatchString(collapse(textOf(n)))
 }
+
+// rxCreditMark matches where a photo credit starts in a caption: "©",
+// "Foto:", "| Photo:", "(Quelle: …", in the languages of the dev sets.
+var rxCreditMark = regexp.MustCompile(`(?i)(?:\|\s*|\(\s*)?(?:©|\(c\)\s|\b(?:fotos?|photos?|bild|imagen|image|quelle|fuente|credits?|crédits?(?:\s+photos?)?|fot\.?|zdj[eę]cie)\s*:)`)
+
+// maxCreditLineChars bounds a paragraph that is a credit line alone.
+const maxCreditLineChars = 80
+
+// rxCreditLine matches a paragraph that is a credit line alone: "Crédits
+// photos : Bestimage", "(Credit: Jane Doe / Agency)", "© Agency".
+var rxCreditLine = regexp.MustCompile(`(?i)^\W*(?:©|(?:fotos?|photos?|bild|imagen|image|credits?|crédits?(?:\s+photos?)?|fot\.?|zdj[eę]cie)\s*:)`)
+
+// cutCredits removes photo credits written into captions: the text of a
+// <figcaption> or caption-named element from its credit mark on, and
+// short paragraphs that are a credit line alone.
+func cutCredits(root *html.Node) {
+	removeIf(root, func(n *html.Node) bool {
+		if n.DataAtom == atom.Figcaption || nameHas(n, captionParts) {
+			cutCredit(n)
+			return visibleLen(n) == 0 && n.DataAtom == atom.Figcaption
+		}
+		if a := tag(n); a == atom.P || a == atom.Small {
+			return visibleLen(n) <= maxCreditLineChars && rxCreditLine.MatchString(collapse(textOf(n)))
+		}
+		return false
+	})
+}
+
+// captionParts are class or id parts that name a caption.
+var captionParts = map[string]bool{"caption": true, "legend": true, "bildunterschrift": true}
+
+// cutCredit cuts the caption n at the first credit mark: the text after
+// it, and everything after that text node in n, goes.
+func cutCredit(n *html.Node) {
+	var at *html.Node
+	idx := -1
+	var walk func(m *html.Node)
+	walk = func(m *html.Node) {
+		for c := m.FirstChild; c != nil && at == nil; c = c.NextSibling {
+			if c.Type == html.TextNode {
+				if loc := rxCreditMark.FindStringIndex(c.Data); loc != nil {
+					at, idx = c, loc[0]
+				}
+			} else {
+				walk(c)
+			}
+		}
+	}
+	walk(n)
+	if at == nil {
+		return
+	}
+	at.Data = strings.TrimRight(at.Data[:idx], " \t\r\n|-–—,")
+	for m := at; m != nil && m != n; m = m.Parent {
+		for m.NextSibling != nil {
+			m.Parent.RemoveChild(m.NextSibling)
+		}
+	}
+}
+
+// rxAdLabel matches a block that only labels an advertisement.
+var rxAdLabel = regexp.MustCompile(`(?i)^\W*(?:advertisement|advertising|anzeige|werbung|reklama|publicidad|publicité|pubblicità|sponsored|gesponsert)\W*$`)
+
+// maxAdLabelChars bounds an advertisement label.
+const maxAdLabelChars = 30
+
+// maxInlineCTAChars bounds a call to action removed from inside the
+// content: a line or two with a link.
+const maxInlineCTAChars = 200
+
+// pruneInside removes, anywhere in the content, blocks that only label an
+// advertisement, and short calls to action (subscribe, newsletter, follow
+// us) whose text is mostly a link.
+func pruneInside(root *html.Node) {
+	removeIf(root, func(n *html.Node) bool {
+		switch tag(n) {
+		case atom.P, atom.Div, atom.Section, atom.Aside, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Span:
+		default:
+			return false
+		}
+		l := visibleLen(n)
+		if l == 0 || l > maxInlineCTAChars {
+			return false
+		}
+		// the cheap tests first: the regular expressions are slow on a
+		// page of many short paragraphs
+		if l <= maxAdLabelChars && rxAdLabel.MatchString(collapse(textOf(n))) {
+			return true
+		}
+		return linkDensity(n) > 0.5 && rxCallToAction.MatchString(collapse(textOf(n)))
+	})
+}
+
+// tag is n's element name as an atom: readability renames elements (a
+// <div> of text becomes a <p>) without setting DataAtom.
+func tag(n *html.Node) atom.Atom {
+	if n.DataAtom == 0 && n.Type == html.ElementNode {
+		return atom.Lookup([]byte(n.Data))
+	}
+	return n.DataAtom
+}

@@ -1,0 +1,216 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// parseBody parses doc and returns its <body>.
+func parseBody(t *testing.T, doc string) *html.Node {
+	t.Helper()
+	root, err := html.Parse(strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return find(root, atom.Body)
+}
+
+// byID is the element under n with the given id.
+func byID(n *html.Node, id string) *html.Node {
+	var found *html.Node
+	walkElements(n, func(e *html.Node) {
+		if found == nil && attrIs(e, "id", id) {
+			found = e
+		}
+	})
+	return found
+}
+
+const sentence = "The council voted on Tuesday to rebuild the old harbour wall, which storms damaged last winter. "
+
+// TestAlternative checks when the densest prose container replaces
+// readability's result (id "r"): only when they share little prose and it
+// has much more.
+func TestAlternative(t *testing.T) {
+	story := `<div id="story"><p>` + strings.Repeat(sentence, 3) + `</p><p>` + strings.Repeat(sentence, 2) + `</p></div>`
+	form := `<form id="r"><label>Your e-mail address (required)</label><input><label>First name</label><input><label>Country</label><input><button>Sign up</button></form>`
+	teasers := `<ul id="r"><li><a href="/a">` + sentence + `</a></li><li><a href="/b">` + sentence + `</a></li></ul>`
+	cases := []struct {
+		name, body string
+		want       string // id of the container taken, "" when readability's stands
+	}{
+		{"newsletter form", story + form, "story"},
+		{"teaser list", teasers + story, "story"},
+		{"readability inside the container", `<div id="story"><div id="r"><p>` + strings.Repeat(sentence, 3) + `</p></div><p>` + strings.Repeat(sentence, 2) + `</p></div>`, ""},
+		{"readability's block as long", `<div id="r"><p>` + strings.Repeat(sentence, 4) + `</p></div><aside>` + story + `</aside>`, ""},
+		{"container mostly links", `<div id="story"><p><a href="/x">` + strings.Repeat(sentence, 3) + `</a></p><p>` + sentence + `</p></div>` + form, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			body := parseBody(t, "<html><body><nav><a href=/>Home</a></nav>"+tc.body+"</body></html>")
+			dense, prose := densestContainer(body)
+			got := alternative(dense, prose, byID(body, "r"))
+			switch {
+			case tc.want == "" && got != nil:
+				t.Errorf("took %s %v, want readability's result", got.Data, got.Attr)
+			case tc.want != "" && got != byID(body, tc.want):
+				t.Errorf("took %v, want #%s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestAlternativeInPipeline runs a page whose readability result is a
+// newsletter form: the story comes out instead.
+func TestAlternativeInPipeline(t *testing.T) {
+	doc := `<!doctype html><html><head><title>T</title></head><body><div class="content"><article><h1>Harbour</h1><div class="main"><p>` +
+		strings.Repeat(sentence, 2) + `</p></div></article></div><div class="sidebar"><form><h3>Je m’informe</h3>` +
+		strings.Repeat(`<div class="field"><label>Recevoir les informations, les appels, les rendez-vous, et les lettres, chaque mois</label><input type="checkbox"></div>`, 6) +
+		`<p>En remplissant ce formulaire, vous pourrez être inscrit à notre liste de diffusion, et vous pourrez à tout moment vous désabonner.</p></form></div></body></html>`
+	r := mustHTML(t, doc, "https://example.org/a")
+	if !strings.Contains(r.Markdown, "harbour wall") {
+		t.Errorf("story missing:\n%s", r.Markdown)
+	}
+	if strings.Contains(r.Markdown, "formulaire") {
+		t.Errorf("form kept:\n%s", r.Markdown)
+	}
+}
+
+// TestRecoverBefore checks the prose put back in front of readability's
+// result (id "r").
+func TestRecoverBefore(t *testing.T) {
+	lead := `<p class="x">LEAD1 The harbour will be closed for a month while the work goes on.</p>`
+	rest := `<div id="r"><p>` + strings.Repeat(sentence, 3) + `</p><p>` + strings.Repeat(sentence, 3) + `</p></div>`
+	cases := []struct {
+		name, head string
+		want       bool
+	}{
+		{"lead before the body", lead, true},
+		{"headline", `<h1>LEAD1 The harbour will be closed for a month while the work goes on</h1>`, false},
+		{"byline", `<p>By LEAD1 Jane Doe and John Roe, with reporting from the harbour</p>`, false},
+		{"byline markup", `<p>LEAD1 Written on the quay, in the rain, <span itemprop="author">Jane Doe</span></p>`, false},
+		{"dateline", `<p>LEAD1 Updated March 5, 2021, 10:02</p>`, false},
+		{"caption", `<div class="image-caption"><p>LEAD1 The harbour wall after the storm of last winter, seen from the quay</p></div>`, false},
+		{"too long", `<p>LEAD1 ` + strings.Repeat(sentence, 9) + `</p>`, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			body := parseBody(t, `<html><body><article id="a">`+tc.head+rest+`</article></body></html>`)
+			content := clone(byID(body, "r"))
+			dense, _ := densestContainer(body)
+			got := false
+			for _, b := range recoverBefore(dense, content) {
+				if strings.Contains(textOf(b), "LEAD1") {
+					got = true
+				}
+			}
+			if got != tc.want {
+				t.Errorf("put back %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestProseCJK checks that text in a script written without spaces counts
+// as prose at sentence length.
+func TestProseCJK(t *testing.T) {
+	body := parseBody(t, "<html><body><div><p>一波波接續性低溫寒流報到 已將新竹尖石鄉後山一帶層層山巒披上嫣紅的彩衣</p></div></body></html>")
+	if p, _ := proseOf(body); p == 0 {
+		t.Error("a Chinese sentence is not prose")
+	}
+}
+
+// TestPruneInsideAndCredits lists blocks inside the article text, between
+// its paragraphs, that are removed; each case leaks without its heuristic.
+func TestPruneInsideAndCredits(t *testing.T) {
+	cases := []struct{ name, block string }{
+		{"credit in caption", `<figure><img src="/p.jpg"><figcaption>The harbour at dawn. | Foto: BOILER1 Jane Doe</figcaption></figure>`},
+		{"copyright in caption", `<figure><img src="/p.jpg"><figcaption>The harbour at dawn © BOILER1 Agency/Getty Images</figcaption></figure>`},
+		{"source in caption", `<figure><img src="/p.jpg"><figcaption>The harbour at dawn. (Quelle: BOILER1 Unsplash)</figcaption></figure>`},
+		{"credit line alone", `<p>Crédits photos : BOILER1 Agence</p>`},
+		{"credit line in emphasis", `<p><em>(Credit: BOILER1 Jane Doe / Agency)</em></p>`},
+		{"ad label", `<div class="x">- BOILER1 -</div><p>Advertisement</p>`},
+		{"linked call to action", `<p><a href="/subscribe">Subscribe to our newsletter BOILER1 for the news first</a></p>`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			block := strings.Replace(tc.block, "- BOILER1 -", "Anzeige", 1)
+			r := mustHTML(t, story("<h1>Title</h1>", "<p>"+strings.Repeat(filler, 2)+"</p>"+block, ""), "https://example.org/a")
+			if strings.Contains(r.Markdown, "BOILER1") || strings.Contains(r.Markdown, "Advertisement") || strings.Contains(r.Markdown, "Anzeige") {
+				t.Errorf("boilerplate in output:\n%s", r.Markdown)
+			}
+			if !strings.Contains(r.Markdown, "real article text") {
+				t.Errorf("article missing:\n%s", r.Markdown)
+			}
+		})
+	}
+	// what stays: a caption's description, a sentence about a newsletter
+	kept := []struct{ name, block, want string }{
+		{"caption description", `<figure><img src="/p.jpg"><figcaption>KEPT1 The harbour at dawn. | Foto: Jane Doe</figcaption></figure>`, "KEPT1 The harbour at dawn."},
+		{"newsletter in the story", `<p>KEPT1 The council said its newsletter would report the vote.</p>`, "KEPT1"},
+	}
+	for _, tc := range kept {
+		t.Run(tc.name, func(t *testing.T) {
+			r := mustHTML(t, story("<h1>Title</h1>", "<p>"+strings.Repeat(filler, 2)+"</p>"+tc.block, ""), "https://example.org/a")
+			if !strings.Contains(r.Markdown, tc.want) {
+				t.Errorf("%q missing:\n%s", tc.want, r.Markdown)
+			}
+		})
+	}
+}
+
+// TestNegatedBoilerName checks that a class that negates a boilerplate
+// word ("non-paywall", "no-ads") does not remove the article.
+func TestNegatedBoilerName(t *testing.T) {
+	for _, class := range []string{"row non-paywall", "no-ads"} {
+		t.Run(class, func(t *testing.T) {
+			doc := `<!doctype html><html><head><title>T</title></head><body><nav><a href=/>Home</a></nav><section class="` + class + `"><article><p>KEPT1 ` +
+				strings.Repeat(filler, 2) + `</p></article></section><div class="teasers">` + strings.Repeat(`<p><a href="/x">`+filler+`</a></p>`, 8) + `</div></body></html>`
+			r := mustHTML(t, doc, "https://example.org/a")
+			if !strings.Contains(r.Markdown, "KEPT1") {
+				t.Errorf("article missing:\n%s", r.Markdown)
+			}
+		})
+	}
+}
+
+// TestTextPrefixIndented checks that indentation does not use up the
+// prefix that labels are looked for in.
+func TestTextPrefixIndented(t *testing.T) {
+	body := parseBody(t, "<html><body><p>"+strings.Repeat(" \n\t", 60)+"Read also: <a href=/x>Other story</a></p></body></html>")
+	p := find(body, atom.P)
+	if !isTeaser(p) {
+		t.Errorf("indented teaser not recognized; prefix %q", textPrefix(p, 120))
+	}
+}
+
+// TestJSONLDFallback checks that a page whose text is only in its JSON-LD
+// articleBody yields that text, and that a page with its own text does
+// not.
+func TestJSONLDFallback(t *testing.T) {
+	long := strings.Repeat(sentence, 8)
+	ld := `<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"NewsArticle","headline":"H","articleBody":"LD1 ` + long + `\n\nSecond paragraph of the story."}]}</script>`
+	cases := []struct {
+		name, doc string
+		want      bool
+	}{
+		{"script-rendered page", `<!doctype html><html><head><title>T</title>` + ld + `</head><body><div id="app">Loading…</div></body></html>`, true},
+		{"empty body", `<!doctype html><html><head><title>T</title>` + ld + `</head><body></body></html>`, true},
+		{"html in articleBody", `<!doctype html><html><head><title>T</title><script type="application/ld+json">{"@type":"NewsArticle","articleBody":"<p>LD1 ` + long + `</p><p>Second.</p>"}</script></head><body><p>Loading</p></body></html>`, true},
+		{"page with its text", `<!doctype html><html><head><title>T</title>` + ld + `</head><body><article><p>` + strings.Repeat(filler, 4) + `</p></article></body></html>`, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := mustHTML(t, tc.doc, "https://example.org/a")
+			if got := strings.Contains(r.Markdown, "LD1"); got != tc.want {
+				t.Errorf("articleBody used %v, want %v:\n%s", got, tc.want, r.Markdown)
+			}
+			if tc.want && (strings.Contains(r.Markdown, "<p>") || !strings.Contains(r.Markdown, "Second")) {
+				t.Errorf("articleBody not rendered as paragraphs:\n%s", r.Markdown)
+			}
+		})
+	}
+}
