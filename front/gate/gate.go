@@ -88,6 +88,10 @@ type handler struct {
 
 	drain     context.Context // done at shutdown: ends standalone streams
 	stopDrain context.CancelFunc
+
+	callsMu  sync.Mutex
+	calls    int           // POST requests in the handler
+	callsEnd chan struct{} // closed and replaced whenever calls reaches 0
 }
 
 func (o *Options) defaults() {
@@ -121,6 +125,7 @@ func newHandler(o Options) *handler {
 		owners:    map[string]string{},
 		drain:     drain,
 		stopDrain: stop,
+		callsEnd:  make(chan struct{}),
 	}
 }
 
@@ -195,6 +200,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodGet {
 		stop := context.AfterFunc(h.drain, cancel) // shutdown ends standalone streams
 		defer stop()
+	} else {
+		h.callStarted()
+		defer h.callEnded()
 	}
 	rc.SetWriteDeadline(time.Now().Add(h.o.StreamLifetime + 5*time.Second))
 	r = r.WithContext(ctx)
@@ -442,3 +450,32 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // connKey is the context key of the accepted *conn.
 type connKey struct{}
+
+func (h *handler) callStarted() {
+	h.callsMu.Lock()
+	h.calls++
+	h.callsMu.Unlock()
+}
+
+func (h *handler) callEnded() {
+	h.callsMu.Lock()
+	defer h.callsMu.Unlock()
+	if h.calls--; h.calls == 0 {
+		close(h.callsEnd)
+		h.callsEnd = make(chan struct{})
+	}
+}
+
+// callsDone waits until no POST request is in the handler, or ctx ends.
+func (h *handler) callsDone(ctx context.Context) {
+	h.callsMu.Lock()
+	n, end := h.calls, h.callsEnd
+	h.callsMu.Unlock()
+	if n == 0 {
+		return
+	}
+	select {
+	case <-end:
+	case <-ctx.Done():
+	}
+}

@@ -67,19 +67,29 @@ func Serve(ln net.Listener, o Options) *Server {
 // Addr is the bound address.
 func (s *Server) Addr() net.Addr { return s.ln.Addr() }
 
-// Shutdown stops accepting, ends standalone streams, lets the calls in
-// flight be answered (each within its maximum duration, so at most
-// LIM-F5), then closes what is left.
+// Shutdown stops accepting, lets the calls in flight be answered (each
+// within its maximum duration, so at most LIM-F5), ends standalone
+// streams once they are, then closes what is left.
 func (s *Server) Shutdown() error {
 	s.shutdown.Do(func() { s.err = s.stop() })
 	return s.err
 }
 
 func (s *Server) stop() error {
-	s.h.stopDrain()
 	ctx, cancel := context.WithTimeout(context.Background(), limits.F5FetchCallMax+2*time.Second)
 	defer cancel()
+	var drained sync.WaitGroup
+	drained.Go(func() {
+		// Standalone streams end once the calls in flight are answered: a
+		// client whose standalone stream ends may give up its session, and
+		// with it the answers still to come on its POST streams.
+		s.h.callsDone(ctx)
+		s.h.stopDrain()
+	})
 	err := s.srv.Shutdown(ctx)
+	s.h.stopDrain()
+	cancel()
+	drained.Wait()
 	s.h.o.MCP.Close()
 	s.srv.Close()
 	s.ln.Close()
