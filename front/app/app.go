@@ -115,6 +115,10 @@ var ErrUnknownTool = errors.New("app: unknown tool")
 // non-nil. The call ends within the tool's maximum duration.
 func (s *Services) Call(ctx context.Context, caller, tool string, raw json.RawMessage) (any, *response.Error, error) {
 	max, ok := maxDuration[tool]
+	if tool == response.ToolWebSearch && s.cfg.Search.Deadline > 0 {
+		// LIM-S7 is LIM-S4 + 500 ms, and LIM-S4 is search.deadline_ms.
+		max = s.cfg.Search.Deadline + (limits.S7SearchCallMax - limits.S4SearchDeadline)
+	}
 	if !ok || !s.serves(tool) {
 		return nil, nil, ErrUnknownTool
 	}

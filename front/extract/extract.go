@@ -71,6 +71,9 @@ type Result struct {
 	// that extraction fell back from readability: the caller notices
 	// extraction_partial.
 	Partial bool
+	// Removed counts the invisible and control characters removed from
+	// Markdown (the caller notices characters_removed).
+	Removed int
 }
 
 // ErrNothing is returned when a document has no extractable text
@@ -191,7 +194,7 @@ func finish(res Result, content *html.Node, pageURL *url.URL, title string) (Res
 	if err != nil {
 		return Result{}, ErrNothing
 	}
-	res.Markdown = clean(md)
+	res.Markdown, res.Removed = clean(md)
 	res.Title, _ = boundary.RemoveInvisible(title)
 	if strings.TrimSpace(res.Markdown) == "" {
 		return Result{}, ErrNothing
@@ -505,13 +508,13 @@ func toMarkdown(n *html.Node) (string, error) {
 
 var rxBlankLines = regexp.MustCompile(`\n[ \t]*\n(?:[ \t]*\n)+`)
 
-// clean removes invisible characters, collapses runs of blank lines and
-// trims.
-func clean(md string) string {
+// clean removes invisible characters (counting them), collapses runs of
+// blank lines and trims.
+func clean(md string) (string, int) {
 	md = strings.ReplaceAll(md, "\r\n", "\n")
-	md, _ = boundary.RemoveInvisible(md)
+	md, removed := boundary.RemoveInvisible(md)
 	md = rxBlankLines.ReplaceAllString(md, "\n\n")
-	return strings.TrimSpace(md)
+	return strings.TrimSpace(md), removed
 }
 
 // --- small DOM helpers ---

@@ -195,7 +195,7 @@ func TestNestingBomb(t *testing.T) {
 			if err != nil && !errors.Is(err, ErrNothing) {
 				t.Fatal(err)
 			}
-			if d := time.Since(start); d > raceSlowdown*10*time.Second {
+			if d := time.Since(start); d > raceSlowdown*30*time.Second { // about 2.5 s on a quiet machine
 				t.Errorf("took %v", d)
 			}
 			if err == nil && !utf8.ValidString(r.Markdown) {

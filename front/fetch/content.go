@@ -56,7 +56,7 @@ func (p *Pipeline) convert(ctx context.Context, pg page) (document, *response.Er
 			if err != nil {
 				return document{}, err
 			}
-			return document{title: r.Title, content: r.Markdown, partial: r.Partial}, nil
+			return document{title: r.Title, content: r.Markdown, partial: r.Partial, removed: r.Removed}, nil
 		}
 	case "text/plain", "text/markdown":
 		work = func() (document, error) {

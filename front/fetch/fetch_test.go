@@ -46,6 +46,25 @@ func TestHTMLPage(t *testing.T) {
 	}
 }
 
+func TestInvisibleCharactersInHTMLAreNoticed(t *testing.T) {
+	s := newSite(t)
+	page := "<html><head><title>T</title></head><body><article><p>Zero\u200bwidth and a right-to-left\u202e override, " +
+		strings.Repeat("in a paragraph long enough to be the article. ", 10) + "</p></article></body></html>"
+	s.mux.HandleFunc("/a", serve("text/html; charset=utf-8", page))
+	p := setup(t, []*site{s}, nil)
+	out := mustOK(t, p, Request{URL: s.url("/a")})
+	if strings.ContainsAny(out.Content, "\u200b\u202e") {
+		t.Errorf("invisible characters kept: %q", out.Content)
+	}
+	found := false
+	for _, n := range out.Notices {
+		found = found || n.Code == response.NoticeCharactersRemoved && n.Count == 2
+	}
+	if !found {
+		t.Errorf("notices %+v, want characters_removed with count 2", out.Notices)
+	}
+}
+
 func TestPlainTextPassthrough(t *testing.T) {
 	s := newSite(t)
 	body := "line one\n\nline\u200b two\u0007\n"
