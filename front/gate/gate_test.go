@@ -558,3 +558,24 @@ func TestAFloodingCallerDoesNotStarveAnother(t *testing.T) {
 		t.Errorf("the other caller: %d %q", resp.StatusCode, body)
 	}
 }
+
+// TestAStreamLivesAtMostLIMH4: a standalone stream is ended at its
+// lifetime.
+func TestAStreamLivesAtMostLIMH4(t *testing.T) {
+	f := serve(t, func(o *gate.Options) { o.StreamLifetime = 300 * time.Millisecond })
+	id, _ := f.legacySession(t, "")
+	req, _ := http.NewRequest(http.MethodGet, f.url, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", id)
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	start := time.Now()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("GET stream: %v %v", resp, err)
+	}
+	io.Copy(io.Discard, resp.Body) // returns when the server ends the stream
+	resp.Body.Close()
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("the stream lived %v", took)
+	}
+}
