@@ -118,6 +118,13 @@ func TestCallsOverStdio(t *testing.T) {
 	if !strings.Contains(string(engines), `"id":"brave","latency_ms":null,"state":"closed"`) {
 		t.Errorf("brave with a key should be active: %s", engines)
 	}
+	// The zero configuration's keyless engines are active (closed
+	// breakers), the egress started for them: it accepted their profiles.
+	for _, id := range []string{"wikipedia", "stackexchange", "arxiv", "marginalia"} {
+		if !strings.Contains(string(engines), `"id":"`+id+`","latency_ms":null,"state":"closed"`) {
+			t.Errorf("%s should be active without configuration: %s", id, engines)
+		}
+	}
 	isErr, obj = callTool(t, cs, "web_search", map[string]any{"query": "q", "max_results": 99})
 	if e, _ := obj["error"].(map[string]any); !isErr || e["kind"] != "invalid_request" {
 		t.Errorf("invalid max_results: %v", obj)

@@ -86,8 +86,8 @@ func TestParseReadsEveryKey(t *testing.T) {
 	wantService := Service{StructuredContent: false, EngineStatus: false, HTTP: HTTP{
 		Listen: "0.0.0.0:9000", Loopback: false,
 		Tokens: []Token{
-			{Caller: CallerDefault, Digest: sha256.Sum256([]byte("default-token-0123456789"))},
-			{Caller: "ci-bot", Digest: sha256.Sum256([]byte("ci-token-0123456789abcdef"))},
+			{Caller: CallerDefault, Digest: sha256.Sum256([]byte("default-token-0123456789")), File: tokenFile},
+			{Caller: "ci-bot", Digest: sha256.Sum256([]byte("ci-token-0123456789abcdef")), File: ciFile},
 		},
 		AllowedOrigins: []string{"https://app.example"}, AllowedHosts: []string{"rypsok.internal", "rypsok.internal:9000"},
 		ConnectionsPerSource: 8,
@@ -254,7 +254,7 @@ func TestParseRefuses(t *testing.T) {
 		{"an unknown secret_detection", "config_version = 1\n[privacy]\nsecret_detection = \"block\"", "privacy.secret_detection", "refuse, warn, mask or off"},
 		{"an unknown log level", "config_version = 1\n[logging]\nlevel = \"trace\"", "logging.level", "debug, info, warn or error"},
 		{"an engine id in upper case", "config_version = 1\n[engines.Wiki]\ntype = \"wikipedia\"", "engines.Wiki", "lower-case"},
-		{"an engine without type", "config_version = 1\n[engines.w]\nenabled = true", "engines.w.type", "required; known types: brave, searxng, wikipedia"},
+		{"an engine without type", "config_version = 1\n[engines.w]\nenabled = true", "engines.w.type", "required; known types: " + strings.Join(TypeNames(), ", ")},
 		{"an unknown engine type", "config_version = 1\n[engines.g]\ntype = \"google\"", "engines.g.type", `unknown engine type "google"`},
 		{"no category", "config_version = 1\n[engines.w]\ntype = \"wikipedia\"\ncategories = []", "engines.w.categories", "at least one"},
 		{"an unknown category", "config_version = 1\n[engines.w]\ntype = \"wikipedia\"\ncategories = [\"images\"]", "engines.w.categories[0]", `unknown category "images"`},

@@ -26,11 +26,17 @@ func TestEgressTOMLRoundTrip(t *testing.T) {
 		engines map[string][]policy.Endpoint
 	}{
 		{"the default configuration without BRAVE_API_KEY", Default(noEnv), map[string][]policy.Endpoint{
-			"wikipedia": {public("https://en.wikipedia.org")},
+			"wikipedia":     {public("https://en.wikipedia.org")},
+			"stackexchange": {public("https://api.stackexchange.com")},
+			"arxiv":         {public("https://export.arxiv.org")},
+			"marginalia":    {public("https://api2.marginalia-search.com")},
 		}},
 		{"the default configuration with BRAVE_API_KEY", Default(envOf(map[string]string{"BRAVE_API_KEY": "k"})), map[string][]policy.Endpoint{
-			"wikipedia": {public("https://en.wikipedia.org")},
-			"brave":     {public("https://api.search.brave.com")},
+			"wikipedia":     {public("https://en.wikipedia.org")},
+			"brave":         {public("https://api.search.brave.com")},
+			"stackexchange": {public("https://api.stackexchange.com")},
+			"arxiv":         {public("https://export.arxiv.org")},
+			"marginalia":    {public("https://api2.marginalia-search.com")},
 		}},
 		{"a full configuration", full, map[string][]policy.Endpoint{
 			"wiki-local": {endpoint("http://127.0.0.1:8080/wiki")},

@@ -46,8 +46,8 @@ func TestZeroConfiguration(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			es := Default(envOf(tc.env)).Engines
-			if got := ids(es); !slices.Equal(got, []string{"wikipedia", "brave"}) {
-				t.Fatalf("engines: got %q, want wikipedia, brave", got)
+			if got := ids(es); !slices.Equal(got, defaultIDs) {
+				t.Fatalf("engines: got %q, want %q", got, defaultIDs)
 			}
 			w, b := es[0], es[1]
 			if w.Type != "wikipedia" || w.State != EngineActive || !slices.Equal(w.Categories, []string{"general", "science"}) || w.Weight != 1 {
@@ -61,6 +61,51 @@ func TestZeroConfiguration(t *testing.T) {
 			}
 			if (b.StateReason == "") != (tc.wantState == EngineActive) {
 				t.Errorf("brave reason: got %q for state %q", b.StateReason, b.State)
+			}
+			// The keyless engines with official interfaces are active
+			// whatever the environment: zero configuration fuses several.
+			for i, want := range []struct{ typ, category string }{
+				{"stackexchange", "it"}, {"arxiv", "science"}, {"marginalia", "general"},
+			} {
+				e := es[2+i]
+				if e.Type != want.typ || e.State != EngineActive || e.KeyEnv != "" || e.Credential != "" ||
+					!slices.Equal(e.Categories, []string{want.category}) || e.Weight != 1 || e.Endpoint != nil {
+					t.Errorf("%s: got %+v, want an active keyless %s engine", want.typ, e, want.category)
+				}
+			}
+		})
+	}
+}
+
+// defaultIDs are the engines of the zero configuration, in preference
+// order.
+var defaultIDs = []string{"wikipedia", "brave", "stackexchange", "arxiv", "marginalia"}
+
+// TestKeylessOfficialTypes checks the type table's rows of the keyless
+// engines with official interfaces (docs/engines/<type>.md): unkeyed, a
+// provider of their own, no scraping, and the capabilities their drivers
+// honor.
+func TestKeylessOfficialTypes(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		categories []string
+		caps       Capabilities
+		endpoint   string
+	}{
+		{"stackexchange", []string{"it"}, Capabilities{Language: true, TimeRange: true}, "https://api.stackexchange.com"},
+		{"arxiv", []string{"science"}, Capabilities{TimeRange: true}, "https://export.arxiv.org"},
+		{"marginalia", []string{"general"}, Capabilities{SafeSearch: true}, "https://api2.marginalia-search.com"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ty, ok := LookupType(tc.name)
+			if !ok || ty.Name != tc.name || ty.Keyed || ty.KeyEnv != "" || ty.EndpointRequired || ty.Scraping {
+				t.Fatalf("type %s: got %+v", tc.name, ty)
+			}
+			if !slices.Equal(ty.Categories, tc.categories) || ty.Capabilities != tc.caps {
+				t.Errorf("type %s: categories %v capabilities %+v, want %v %+v", tc.name, ty.Categories, ty.Capabilities, tc.categories, tc.caps)
+			}
+			if got := ty.DefaultEndpoints([]string{"en", "ja"}); !slices.Equal(got, []string{tc.endpoint}) {
+				t.Errorf("type %s: endpoints %v, want %s for every language", tc.name, got, tc.endpoint)
 			}
 		})
 	}
@@ -162,8 +207,8 @@ func TestNoEnginesInAFileMeansTheDefaultSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := ids(c.Engines); !slices.Equal(got, []string{"wikipedia", "brave"}) {
-		t.Errorf("got %q, want the default engines", got)
+	if got := ids(c.Engines); !slices.Equal(got, defaultIDs) {
+		t.Errorf("got %q, want the default engines %q", got, defaultIDs)
 	}
 }
 
@@ -196,7 +241,11 @@ func TestSearXNGEngine(t *testing.T) {
 	}
 	for _, name := range TypeNames() {
 		if ty, _ := LookupType(name); !ty.EndpointRequired {
-			if _, err := Parse([]byte(minimal+"[engines.e]\ntype = \""+name+"\"\n"), noEnv); err != nil {
+			file := minimal
+			if ty.Scraping {
+				file += "[scraping]\nenabled = true\n"
+			}
+			if _, err := Parse([]byte(file+"[engines.e]\ntype = \""+name+"\"\n"), noEnv); err != nil {
 				t.Errorf("type %s without an endpoint: got %v, want it accepted", name, err)
 			}
 		}

@@ -93,7 +93,39 @@ var types = map[string]Type{
 		Capabilities:     Capabilities{Language: true, SafeSearch: true, TimeRange: true},
 		EndpointRequired: true,
 	},
+	"duckduckgo": { // docs/engines/duckduckgo.md; safe search is not sent
+		Name:         "duckduckgo",
+		Categories:   []string{string(response.CategoryGeneral)},
+		Capabilities: Capabilities{Language: true, Region: true, TimeRange: true},
+		Scraping:     true,
+		baseURL:      "https://html.duckduckgo.com",
+	},
+	typeStackExchange: { // docs/engines/stackexchange.md: Stack Overflow, a localized site per language
+		Name:         typeStackExchange,
+		Categories:   []string{string(response.CategoryIT)},
+		Capabilities: Capabilities{Language: true, TimeRange: true},
+		baseURL:      "https://api.stackexchange.com",
+	},
+	typeArXiv: { // docs/engines/arxiv.md: English only, no language parameter
+		Name:         typeArXiv,
+		Categories:   []string{string(response.CategoryScience)},
+		Capabilities: Capabilities{TimeRange: true},
+		baseURL:      "https://export.arxiv.org",
+	},
+	typeMarginalia: { // docs/engines/marginalia.md: the shared "public" key, English only
+		Name:         typeMarginalia,
+		Categories:   []string{string(response.CategoryGeneral)},
+		Capabilities: Capabilities{SafeSearch: true},
+		baseURL:      "https://api2.marginalia-search.com",
+	},
 }
+
+// The keyless engine types with official interfaces added by issue 8.
+const (
+	typeStackExchange = "stackexchange"
+	typeArXiv         = "arxiv"
+	typeMarginalia    = "marginalia"
+)
 
 // LookupType returns the row of the type table named name; ok is false
 // for an unknown type.

@@ -78,8 +78,8 @@ func TestToolsListIsTheContract(t *testing.T) {
 		t.Error("language listed with one configured language")
 	}
 	cats := props["category"].(map[string]any)["enum"].([]any)
-	if len(cats) != 2 || cats[0] != "general" || cats[1] != "science" {
-		t.Errorf("categories %v, want those of the active engine (wikipedia: general, science)", cats)
+	if len(cats) != 3 || cats[0] != "general" || cats[1] != "science" || cats[2] != "it" {
+		t.Errorf("categories %v, want those of the active keyless engines (wikipedia, marginalia: general; wikipedia, arxiv: science; stackexchange: it), not brave's news", cats)
 	}
 }
 
@@ -101,8 +101,8 @@ func TestLanguageIsListedWithTwoLanguagesAndCategoriesFollowActiveEngines(t *tes
 	if !ok || len(lang["enum"].([]any)) != 2 {
 		t.Fatalf("language %v, want enum en, ja", props["language"])
 	}
-	if cats := props["category"].(map[string]any)["enum"].([]any); len(cats) != 3 {
-		t.Errorf("categories %v, want general, news, science with brave active", cats)
+	if cats := props["category"].(map[string]any)["enum"].([]any); len(cats) != 4 || cats[1] != "news" {
+		t.Errorf("categories %v, want general, news, science, it with brave active", cats)
 	}
 }
 
@@ -196,7 +196,7 @@ func TestInvalidParametersAreInvalidRequestErrors(t *testing.T) {
 		{"an empty query", map[string]any{"query": "  "}, "query", func(d map[string]any) bool { return d["min"] == 1.0 && d["max"] == 400.0 }},
 		{"a query over LIM-S1", map[string]any{"query": long}, "query", func(d map[string]any) bool { return d["max"] == 400.0 }},
 		{"a query that is a number", map[string]any{"query": 5}, "query", nil},
-		{"an unknown category", map[string]any{"query": "q", "category": "news"}, "category", func(d map[string]any) bool { return len(d["allowed"].([]any)) == 2 }},
+		{"an unknown category", map[string]any{"query": "q", "category": "news"}, "category", func(d map[string]any) bool { return len(d["allowed"].([]any)) == 3 }},
 		{"max_results zero", map[string]any{"query": "q", "max_results": 0}, "max_results", func(d map[string]any) bool { return d["min"] == 1.0 && d["max"] == 20.0 }},
 		{"max_results 21", map[string]any{"query": "q", "max_results": 21}, "max_results", nil},
 		{"max_results with a fraction", map[string]any{"query": "q", "max_results": 2.5}, "max_results", nil},
@@ -243,7 +243,8 @@ func TestEngineStatusReportsConfiguredEngines(t *testing.T) {
 		t.Fatalf("got %v", obj)
 	}
 	b, _ := json.Marshal(obj["engines"])
-	want := `[{"id":"wikipedia","latency_ms":null,"state":"closed"},{"id":"brave","latency_ms":null,"reason":"no_credential","state":"disabled"}]`
+	want := `[{"id":"wikipedia","latency_ms":null,"state":"closed"},{"id":"brave","latency_ms":null,"reason":"no_credential","state":"disabled"},` +
+		`{"id":"stackexchange","latency_ms":null,"state":"closed"},{"id":"arxiv","latency_ms":null,"state":"closed"},{"id":"marginalia","latency_ms":null,"state":"closed"}]`
 	if string(b) != want {
 		t.Fatalf("engines %s, want %s", b, want)
 	}

@@ -9,8 +9,12 @@ import (
 	"fmt"
 
 	"github.com/rypsok/rypsok/front/engine"
+	"github.com/rypsok/rypsok/front/engine/arxiv"
 	"github.com/rypsok/rypsok/front/engine/brave"
+	"github.com/rypsok/rypsok/front/engine/duckduckgo"
+	"github.com/rypsok/rypsok/front/engine/marginalia"
 	"github.com/rypsok/rypsok/front/engine/searxng"
+	"github.com/rypsok/rypsok/front/engine/stackexchange"
 	"github.com/rypsok/rypsok/front/engine/wikipedia"
 )
 
@@ -19,9 +23,13 @@ var ErrUnknownType = errors.New("drivers: unknown engine type")
 
 // Factories holds the factory of each engine type, by type name.
 var Factories = map[string]engine.Factory{
-	wikipedia.Type: wikipedia.New,
-	brave.Type:     brave.New,
-	searxng.Type:   searxng.New,
+	wikipedia.Type:     wikipedia.New,
+	brave.Type:         brave.New,
+	searxng.Type:       searxng.New,
+	stackexchange.Type: stackexchange.New,
+	arxiv.Type:         arxiv.New,
+	marginalia.Type:    marginalia.New,
+	duckduckgo.Type:    duckduckgo.New,
 }
 
 // New builds the driver of type typ from cfg; an unknown type wraps

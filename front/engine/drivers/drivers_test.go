@@ -13,8 +13,12 @@ import (
 
 	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/engine"
+	"github.com/rypsok/rypsok/front/engine/arxiv"
 	"github.com/rypsok/rypsok/front/engine/brave"
+	"github.com/rypsok/rypsok/front/engine/duckduckgo"
+	"github.com/rypsok/rypsok/front/engine/marginalia"
 	"github.com/rypsok/rypsok/front/engine/searxng"
+	"github.com/rypsok/rypsok/front/engine/stackexchange"
 	"github.com/rypsok/rypsok/front/engine/wikipedia"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/shared/limits"
@@ -67,7 +71,13 @@ func TestNew(t *testing.T) {
 		{"brave without a key gives the driver's error", brave.Type, engine.Config{UserAgent: "ua"}, brave.ErrNoCredential},
 		{"searxng without an endpoint gives the driver's error", searxng.Type, testConfig, searxng.ErrNoEndpoint},
 		{"wikipedia without a User-Agent gives the driver's error", wikipedia.Type, engine.Config{Languages: []string{"en"}}, wikipedia.ErrNoUserAgent},
-		{"an unknown type is refused", "duckduckgo", testConfig, ErrUnknownType},
+		{"duckduckgo builds with a User-Agent", duckduckgo.Type, testConfig, nil},
+		{"duckduckgo without a User-Agent gives the driver's error", duckduckgo.Type, engine.Config{Languages: []string{"en"}}, duckduckgo.ErrNoUserAgent},
+		{"stackexchange builds with nothing", stackexchange.Type, engine.Config{}, nil},
+		{"arxiv builds with nothing", arxiv.Type, engine.Config{}, nil},
+		{"marginalia builds with nothing", marginalia.Type, engine.Config{}, nil},
+		{"stackexchange with an invalid endpoint gives the driver's error", stackexchange.Type, engine.Config{Endpoint: "ftp://x"}, engine.ErrEndpoint},
+		{"an unknown type is refused", "google", testConfig, ErrUnknownType},
 		{"the empty type is refused", "", testConfig, ErrUnknownType},
 	}
 	for _, tt := range tests {
@@ -190,7 +200,7 @@ func yesNo(b bool) string {
 
 // languages names how p honors languages, as records write it:
 // "configured" (exactly the configured ones), "every" (nil), "mapped"
-// (the provider's own set).
+// (the provider's own set: beyond the configured ones, or short of them).
 func languages(p engine.Properties, configured []string) string {
 	if p.Languages == nil {
 		return "every"
@@ -198,6 +208,11 @@ func languages(p engine.Properties, configured []string) string {
 	for _, l := range []string{"de", "fr", "ko", "pt-br"} {
 		if !slices.Contains(configured, l) && p.Languages(l) {
 			return "mapped"
+		}
+	}
+	for _, l := range configured {
+		if !p.Languages(l) {
+			return "mapped" // the provider's set lacks a configured one (English only)
 		}
 	}
 	return "configured"

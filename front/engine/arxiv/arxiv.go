@@ -1,0 +1,215 @@
+// Package arxiv is the driver of the engine type "arxiv": the arXiv API's
+// query interface (GET /api/query, an Atom 1.0 feed), no key. It builds
+// the request, classifies the answer and parses it; the network is the
+// egress's (engine.Fetch). Its admission record is docs/engines/arxiv.md.
+package arxiv
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/rypsok/rypsok/front/config"
+	"github.com/rypsok/rypsok/front/engine"
+	"github.com/rypsok/rypsok/front/response"
+	"github.com/rypsok/rypsok/shared/limits"
+)
+
+// Type is the engine type this package drives.
+const Type = "arxiv"
+
+// queryPath is the query interface's path under the API's base URL.
+const queryPath = "/api/query"
+
+// atomType is the media type of the API's answers.
+const atomType = "application/atom+xml"
+
+// The properties of docs/engines/arxiv.md.
+const (
+	// ratePerSecond, burst and concurrency are the API's Terms of Use:
+	// no more than one request every three seconds, one connection at a
+	// time.
+	ratePerSecond = 1.0 / 3
+	burst         = 1
+	concurrency   = 1
+	// maxQueryChars is LIM-S1: the API documents no limit.
+	maxQueryChars = limits.S1QueryMaxChars
+	// maxBodyBytes bounds an answer: ten entries with abstracts stay far
+	// below it, but a collaboration's paper lists thousands of authors.
+	maxBodyBytes = 4 << 20
+	// maxResults is the ceiling of max_results the driver asks (the API
+	// takes up to 2,000 a call).
+	maxResults = 100
+)
+
+// dateFormat is the form of submittedDate's bounds: minutes, in GMT.
+const dateFormat = "200601021504"
+
+// driver searches arXiv. It is safe for concurrent use.
+type driver struct {
+	api       *url.URL
+	userAgent string
+	now       func() time.Time
+}
+
+var _ engine.Driver = (*driver)(nil)
+
+// New builds the driver for cfg: the API at config's base URL for the
+// type, or at cfg.Endpoint. It refuses an invalid endpoint.
+func New(cfg engine.Config) (engine.Driver, error) {
+	t, ok := config.LookupType(Type)
+	if !ok {
+		return nil, fmt.Errorf("arxiv: type %q missing from the type table", Type)
+	}
+	api, err := engine.ProviderURL(cfg.Endpoint, t.DefaultEndpoints(nil)[0], queryPath)
+	if err != nil {
+		return nil, fmt.Errorf("arxiv: %w", err)
+	}
+	return &driver{api: api, userAgent: cfg.UserAgent, now: time.Now}, nil
+}
+
+// Properties implements engine.Driver; see docs/engines/arxiv.md.
+func (d *driver) Properties() engine.Properties {
+	return engine.Properties{
+		RatePerSecond: ratePerSecond,
+		Burst:         burst,
+		Concurrency:   concurrency,
+		MaxQueryChars: maxQueryChars,
+		TimeRanges:    engine.AllTimeRanges(),
+		Languages:     english,
+		Cacheable:     true,
+		Attribution:   true,
+		MaxBodyBytes:  maxBodyBytes,
+	}
+}
+
+// english reports whether lang is English, with any region: arXiv's
+// papers are written in English all but a few, and the API has no
+// language parameter.
+func english(lang string) bool {
+	primary, _, _ := strings.Cut(strings.ToLower(lang), "-")
+	return primary == "en"
+}
+
+// Search implements engine.Driver. A language other than English, or an
+// unknown time_range, is refused (bad_response) without a request; a
+// query with no searchable term (punctuation only) gives no result
+// without a request.
+func (d *driver) Search(ctx context.Context, c *http.Client, req engine.Request) ([]engine.Result, error) {
+	if req.Language != "" && !english(req.Language) {
+		return nil, engine.Errorf(response.ClassBadResponse, "language %q not honored", req.Language)
+	}
+	var period string
+	if req.TimeRange != "" {
+		now := d.now().UTC()
+		from, ok := since(response.TimeRange(req.TimeRange), now)
+		if !ok {
+			return nil, engine.Errorf(response.ClassBadResponse, "time range %q not honored", req.TimeRange)
+		}
+		period = " AND submittedDate:[" + from.Format(dateFormat) + " TO " + now.Format(dateFormat) + "]"
+	}
+	sq := searchQuery(req.Query)
+	if sq == "" {
+		return []engine.Result{}, nil
+	}
+	sq += period
+	q := url.Values{
+		"search_query": {sq},
+		"start":        {"0"},
+		"max_results":  {strconv.Itoa(min(count(req.Count), maxResults))},
+		"sortBy":       {"relevance"},
+		"sortOrder":    {"descending"},
+	}
+	hr, err := engine.NewRequest(d.api, q, d.userAgent)
+	if err != nil {
+		return nil, err
+	}
+	hr.Header.Set("Accept", atomType)
+	a, err := engine.Fetch(ctx, c, hr, maxBodyBytes)
+	if err != nil {
+		return nil, err
+	}
+	res, err := parse(a)
+	if err != nil {
+		return nil, err
+	}
+	return res[:min(len(res), count(req.Count))], nil
+}
+
+// operators are the words of the query syntax (in any case): as bare
+// words of a query they are connectors, not terms, and are dropped.
+var operators = map[string]bool{"and": true, "or": true, "not": true, "andnot": true}
+
+// searchQuery returns the search_query of a free-text query: every term
+// searched in all fields (all:term) and all terms required (AND), as a
+// web search engine reads a query. A quoted phrase stays one phrase
+// (all:"a b", all:"AND": quoted, an operator is a word); an unpaired quote
+// is ignored. Characters of the query
+// syntax (parentheses, colons, brackets, quotes, +, -...) separate terms,
+// so that no field prefix, range or operator of the caller's reaches the
+// API; a term keeps letters, digits and . _ ' (x-ray gives x AND ray).
+// Bare AND, OR, NOT and ANDNOT are dropped. "" when no term is left.
+func searchQuery(q string) string {
+	var clauses []string
+	parts := strings.Split(q, `"`)
+	for i, part := range parts {
+		phrase := i%2 == 1 && i < len(parts)-1 // between a pair of quotes
+		words := terms(part)
+		switch {
+		case len(words) == 0:
+		case phrase:
+			clauses = append(clauses, `all:"`+strings.Join(words, " ")+`"`)
+		default:
+			for _, w := range words {
+				if !operators[strings.ToLower(w)] {
+					clauses = append(clauses, "all:"+w)
+				}
+			}
+		}
+	}
+	return strings.Join(clauses, " AND ")
+}
+
+// terms returns the terms of s: its runs of letters, digits and . _ ',
+// those that hold a letter or a digit.
+func terms(s string) []string {
+	fields := strings.FieldsFunc(s, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r) && r != '.' && r != '_' && r != '\''
+	})
+	out := fields[:0]
+	for _, f := range fields {
+		if strings.IndexFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// since returns the start of time range r ending at now; ok is false for
+// an unknown range.
+func since(r response.TimeRange, now time.Time) (t time.Time, ok bool) {
+	switch r {
+	case response.TimeRangeDay:
+		return now.AddDate(0, 0, -1), true
+	case response.TimeRangeWeek:
+		return now.AddDate(0, 0, -7), true
+	case response.TimeRangeMonth:
+		return now.AddDate(0, -1, 0), true
+	case response.TimeRangeYear:
+		return now.AddDate(-1, 0, 0), true
+	}
+	return time.Time{}, false
+}
+
+// count returns the results kept of n asked: LIM-S3 for none.
+func count(n int) int {
+	if n < 1 {
+		return limits.S3ResultsPerEngine
+	}
+	return n
+}

@@ -1,0 +1,37 @@
+package arxiv
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/rypsok/rypsok/front/engine"
+	"github.com/rypsok/rypsok/front/engine/enginetest"
+)
+
+// testNow is the tests' clock: 2026-08-06 12:00:00 UTC.
+var testNow = time.Date(2026, 8, 6, 12, 0, 0, 0, time.UTC)
+
+// newDriver builds a driver at the endpoint url+enginetest.Prefix, its
+// clock at testNow.
+func newDriver(t *testing.T, url string) *driver {
+	t.Helper()
+	d := enginetest.NewDriver(t, New, url, engine.Config{ID: "arxiv", UserAgent: enginetest.UserAgent, Languages: []string{"en"}}).(*driver)
+	d.now = func() time.Time { return testNow }
+	return d
+}
+
+// atomHeader is the Content-Type of an API answer.
+func atomHeader() http.Header {
+	return http.Header{"Content-Type": {"application/atom+xml; charset=utf-8"}}
+}
+
+// htmlHeader is the Content-Type of a page.
+func htmlHeader() http.Header {
+	return http.Header{"Content-Type": {"text/html; charset=utf-8"}}
+}
+
+// textHeader is the Content-Type of the rate limiter's answer.
+func textHeader() http.Header {
+	return http.Header{"Content-Type": {"text/plain"}}
+}

@@ -1,0 +1,52 @@
+package marginalia
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/rypsok/rypsok/front/engine"
+	"github.com/rypsok/rypsok/front/engine/enginetest"
+)
+
+// FuzzParse checks that parsing any answer never panics and gives either
+// at most limit decoded results with http(s) URLs and no date, or an
+// *engine.Error of a known class, never both.
+func FuzzParse(f *testing.F) {
+	for _, body := range enginetest.Seeds(f, "marginalia*") {
+		for _, status := range []int{200, 400, 401, 429, 503} {
+			f.Add(status, "", "", 10, body)
+		}
+	}
+	f.Add(429, "OverLimitBlock", "", 10, enginetest.Fixture(f, "marginalia-429-daily.txt"))
+	f.Add(429, "", "30", 10, enginetest.Fixture(f, "marginalia-429-qpm.txt"))
+	f.Add(200, "", "", 1, enginetest.Fixture(f, "marginalia-search.json"))
+	f.Add(200, "", "", 10, []byte(`{"results": [{"url": "https://example.org/", "title": 1}, null, "x", {"url": "//x"}]}`))
+
+	f.Fuzz(func(t *testing.T, status int, event, retryAfter string, limit int, body []byte) {
+		a := &engine.Answer{Status: 100 + enginetest.Abs(status)%500, Header: http.Header{}, Body: body}
+		if event != "" {
+			a.Header.Set(eventHeader, event)
+		}
+		if retryAfter != "" {
+			a.Header.Set("Retry-After", retryAfter)
+		}
+		limit = 1 + enginetest.Abs(limit)%30
+		res, err := parse(a, limit)
+		if err != nil {
+			enginetest.CheckParseError(t, res, err)
+			return
+		}
+		if a.Status < 200 || a.Status > 299 {
+			t.Fatalf("results for HTTP %d", a.Status)
+		}
+		if res == nil || len(res) > limit {
+			t.Fatalf("%d results (nil %v) for a limit of %d", len(res), res == nil, limit)
+		}
+		for _, r := range res {
+			if !strings.HasPrefix(r.URL, "https://") && !strings.HasPrefix(r.URL, "http://") || !r.Decoded || r.Date != "" {
+				t.Fatalf("result %+v", r)
+			}
+		}
+	})
+}
