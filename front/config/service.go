@@ -54,10 +54,28 @@ type HTTP struct {
 type Token struct {
 	Caller string
 	Digest [sha256.Size]byte
+	// Env and File name where the token was read from (one of them is
+	// set): the variable's name or the file's path, never the token.
+	// Read reads it again from there.
+	Env, File string
 }
 
 // String never shows the token.
 func (t Token) String() string { return t.Caller + ":" + redacted }
+
+// Read reads the token again from where it was read at load (for a
+// client of the listener, such as `rypsok healthcheck`), and checks it
+// against Digest: a token changed since the load is an error.
+func (t Token) Read(env func(string) string) (string, error) {
+	tok, problem := readToken(t.Env, t.File, env)
+	switch {
+	case problem != "":
+		return "", fmt.Errorf("caller %s: %s", t.Caller, problem)
+	case sha256.Sum256([]byte(tok)) != t.Digest:
+		return "", fmt.Errorf("caller %s: the token changed since the configuration was loaded", t.Caller)
+	}
+	return tok, nil
+}
 
 // callerName is the form of a [service.callers.<name>] name.
 var callerName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`)
@@ -149,7 +167,7 @@ func (p *problems) tokens(f serviceFile, env func(string) string) []Token {
 			return
 		}
 		seen[d] = caller
-		out = append(out, Token{Caller: caller, Digest: d})
+		out = append(out, Token{Caller: caller, Digest: d, Env: keyEnv, File: keyFile})
 	}
 	add("service", CallerDefault, f.TokenEnv, f.TokenFile)
 	names := make([]string, 0, len(f.Callers))

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -64,5 +65,35 @@ func TestTokensNeverPrinted(t *testing.T) {
 		if strings.Contains(s, "a-token-of-enough-length") {
 			t.Fatalf("the token is printed: %s", s)
 		}
+	}
+}
+
+// TestTokenReadsAgain: a Token names where it was read from, so that a
+// client of the listener (rypsok healthcheck) can read it again; a token
+// changed since the load is refused rather than presented.
+func TestTokenReadsAgain(t *testing.T) {
+	file := writeFile(t, "token", "file-token-0123456789\n")
+	env := envOf(map[string]string{"TOK": "env-token-0123456789"})
+	c, err := Parse(fmt.Appendf(nil, "config_version = 1\n[service]\ntoken_file = %q\n[service.callers.ci]\ntoken_env = \"TOK\"\n", file), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	toks := c.Service.HTTP.Tokens
+	if len(toks) != 2 || toks[0].File != file || toks[0].Env != "" || toks[1].Env != "TOK" || toks[1].File != "" {
+		t.Fatalf("token sources: %+v", toks)
+	}
+	for i, want := range []string{"file-token-0123456789", "env-token-0123456789"} {
+		if got, err := toks[i].Read(env); err != nil || got != want {
+			t.Errorf("token %d: got %q, %v; want %q", i, got, err, want)
+		}
+	}
+	if err := os.WriteFile(file, []byte("another-token-0123456789"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := toks[0].Read(env); err == nil || !strings.Contains(err.Error(), "changed") {
+		t.Errorf("a rotated token file: got %v, want an error saying it changed", err)
+	}
+	if _, err := toks[1].Read(nil); err == nil || !strings.Contains(err.Error(), "unset") {
+		t.Errorf("an unset variable: got %v", err)
 	}
 }
