@@ -1,5 +1,5 @@
 // Package cli is rypsok-egress's command line: serving (the default),
-// check, and --version. main only wires it to the process.
+// check, healthcheck, and --version. main only wires it to the process.
 package cli
 
 import (
@@ -25,6 +25,10 @@ func Version() string { return version.String() }
 const usage = `usage:
   rypsok-egress [--config FILE] [--socket PATH]   serve until SIGTERM
   rypsok-egress check --config FILE               validate a configuration
+  rypsok-egress healthcheck [--socket PATH | --config FILE] [--timeout 4s]
+                                                  for container probes: the egress at the socket
+                                                  answers /healthz and refuses https://0.0.0.0/
+                                                  by its policy (nothing leaves); exit 0 healthy, 1 not
   rypsok-egress --version                         print the version
 `
 
@@ -33,6 +37,9 @@ const usage = `usage:
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "check" {
 		return check(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "healthcheck" {
+		return healthcheck(ctx, args[1:], stdout, stderr)
 	}
 	fs := flag.NewFlagSet("rypsok-egress", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)

@@ -1,5 +1,5 @@
-// Package cli is rypsok's command line (§13.1): serve, check, call and
-// --version. main only wires it to the process.
+// Package cli is rypsok's command line (§13.1): serve, check, call,
+// healthcheck and --version. main only wires it to the process.
 package cli
 
 import (
@@ -28,6 +28,11 @@ const usage = `usage:
                                                      http on [service] listen (/mcp) until SIGTERM
   rypsok check [--config FILE]                       validate the configuration
   rypsok call TOOL 'JSON-ARGS' [--config FILE]       run one tool call, print the response object
+  rypsok healthcheck [--config FILE] [--egress=false] [--timeout 4s]
+                                                     for container probes of serve --transport http:
+                                                     MCP server/discover on [service] listen (over
+                                                     loopback, with the token), then the [egress]
+                                                     socket's /healthz; exit 0 healthy, 1 not
   rypsok --version                                   print the version
 The configuration is --config FILE, else $RYPSOK_CONFIG, else the defaults.
 `
@@ -60,6 +65,8 @@ func Main(ctx context.Context, args []string, st Streams, env Env) int {
 		return checkCmd(args[1:], st, env)
 	case "call":
 		return callCmd(ctx, args[1:], st, env)
+	case "healthcheck":
+		return healthcheckCmd(ctx, args[1:], st, env)
 	case "help", "--help", "-h":
 		fmt.Fprint(st.Stdout, usage)
 		return ExitOK
