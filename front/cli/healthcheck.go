@@ -20,9 +20,6 @@ import (
 // otherwise; it stays below a Kubernetes probe's timeoutSeconds of 5.
 const DefaultHealthcheckTimeout = 4 * time.Second
 
-// maxDiscoverBytes bounds the answer the healthcheck reads.
-const maxDiscoverBytes = 64 << 10
-
 // healthcheck is `rypsok healthcheck`: for a container probe of `serve
 // --transport http`. It POSTs one MCP server/discover (revision
 // 2026-07-28: no session, no tool call, no rate-limit budget spent) to
