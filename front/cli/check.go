@@ -5,10 +5,21 @@ import (
 	"fmt"
 )
 
+// checkCmd is `rypsok check`: validate the configuration. With
+// --egress-config it prints, instead of "valid", the rypsok-egress
+// configuration that goes with it (the engines' endpoints, the allow and
+// deny rules), for an egress run separately ([egress] socket, sidecar
+// mode) to be written from, not by hand.
+// defaultSidecarSocket is the socket --egress-config writes when the
+// configuration names none.
+const defaultSidecarSocket = "/run/rypsok/egress.sock"
+
 func checkCmd(args []string, st Streams, env Env) int {
 	var configPath string
+	var egressConfig bool
 	pos, err := flags("check", args, func(fs *flag.FlagSet) {
 		fs.StringVar(&configPath, "config", "", "configuration file")
+		fs.BoolVar(&egressConfig, "egress-config", false, "print the matching rypsok-egress configuration")
 	})
 	if err != nil {
 		return usageError(st.Stderr, err)
@@ -16,10 +27,23 @@ func checkCmd(args []string, st Streams, env Env) int {
 	if len(pos) > 0 {
 		return usageError(st.Stderr, fmt.Errorf("unexpected argument %q", pos[0]))
 	}
-	_, path, err := loadConfig(configPath, env)
+	cfg, path, err := loadConfig(configPath, env)
 	if err != nil {
 		printLines(st.Stderr, err)
 		return ExitInvalid
+	}
+	if egressConfig {
+		socket := cfg.Egress.Socket
+		if socket == "" {
+			socket = defaultSidecarSocket
+		}
+		b, err := cfg.EgressTOML(socket)
+		if err != nil {
+			printLines(st.Stderr, err)
+			return ExitInvalid
+		}
+		st.Stdout.Write(b)
+		return ExitOK
 	}
 	if path == "" {
 		path = "no configuration file: the defaults"

@@ -26,7 +26,8 @@ const usage = `usage:
   rypsok serve [--transport stdio|http] [--config FILE]
                                                      serve MCP: stdio until end of input or SIGTERM;
                                                      http on [service] listen (/mcp) until SIGTERM
-  rypsok check [--config FILE]                       validate the configuration
+  rypsok check [--config FILE] [--egress-config]     validate the configuration (or print the matching
+                                                     rypsok-egress configuration, for a sidecar egress)
   rypsok call TOOL 'JSON-ARGS' [--config FILE]       run one tool call, print the response object
   rypsok healthcheck [--config FILE] [--egress=false] [--timeout 4s]
                                                      for container probes of serve --transport http:
