@@ -41,6 +41,10 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "healthcheck" {
 		return healthcheck(ctx, args[1:], stdout, stderr)
 	}
+	if len(args) == 1 && (args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+		fmt.Fprint(stdout, usage)
+		return ExitOK
+	}
 	fs := flag.NewFlagSet("rypsok-egress", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	configPath := fs.String("config", "", "configuration file")
