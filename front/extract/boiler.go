@@ -12,11 +12,15 @@ import (
 // readability:
 //
 //   - removeBoilerplate, before it: elements whose class, id or role names a
-//     share bar, newsletter or subscription box, paywall notice, related or
-//     recommended articles, comments, ads or image credits, unless they
-//     hold a large share of the page's text (a wrapper named
-//     "article-share-container" around the whole story). Embedded tweets
-//     stay: a story quotes them, and annotators keep them.
+//     share bar, paywall notice, related or recommended articles, comment
+//     forms and notices, ads or image credits, unless they hold a large
+//     share of the page's text (a wrapper named "article-share-container"
+//     around the whole story). Embedded tweets stay: a story quotes them,
+//     and annotators keep them. A comment thread stays for readability to
+//     judge (commentThread). Newsletter and subscription boxes are not
+//     matched by name: the name also marks in-article promos that
+//     Readability.js keeps, and the short ones at the content's ends go
+//     by their wording (prune.go).
 //   - pruneContent, on readability's result: "Read also: …" teaser
 //     paragraphs. (prune.go trims the ends of the result.)
 
@@ -25,7 +29,7 @@ import (
 const maxBoilerShare = 0.3
 
 // rxBoilerSub matches boilerplate words anywhere in a class or id token.
-var rxBoilerSub = regexp.MustCompile(`(?i)social|sharedaddy|sharebar|newsletter|subscri|paywall|related|recommend|comment|kommentar|copyright|advert|sponsor|addtoany|a2a_|read-?more|readmore|view-more|see-also|more-stories|rec-posts|suggestion|promo|signup|sign-up|print-button|rating|postmetadata|entry-utility|breadcrumb|cookie|consent`)
+var rxBoilerSub = regexp.MustCompile(`(?i)social|sharedaddy|sharebar|paywall|related|recommend|comment|kommentar|copyright|advert|sponsor|addtoany|a2a_|read-?more|readmore|view-more|see-also|more-stories|rec-posts|suggestion|promo|signup|sign-up|print-button|rating|postmetadata|entry-utility|breadcrumb|cookie|consent`)
 
 // boilerParts are boilerplate words that must be a whole part of a class or
 // id token split at - and _ ("ad" in "proper-ad-unit", not in "header").
@@ -76,6 +80,40 @@ func boilerName(n *html.Node) bool {
 	return false
 }
 
+// minThreadComments is how many comment-named elements make a thread.
+const minThreadComments = 2
+
+// rxComment matches a class or id token that names a comment.
+var rxComment = regexp.MustCompile(`(?i)comment|kommentar`)
+
+// commentThread reports whether n is a comment-named element that holds a
+// thread of comments (several comment-named elements under it) rather
+// than a comment form, a login prompt or a comment policy. Readability
+// decides about a thread: it keeps one that sits in the article's
+// container, as Readability.js does.
+func commentThread(n *html.Node) bool {
+	if !nameMatches(n, rxComment) {
+		return false
+	}
+	count := 0
+	walkElements(n, func(e *html.Node) {
+		if count < minThreadComments && (e.DataAtom == atom.Li || e.DataAtom == atom.Article) && nameMatches(e, rxComment) {
+			count++
+		}
+	})
+	return count >= minThreadComments
+}
+
+// nameMatches reports whether a class or id token of n matches rx.
+func nameMatches(n *html.Node, rx *regexp.Regexp) bool {
+	for _, a := range n.Attr {
+		if (a.Key == "class" || a.Key == "id") && rx.MatchString(a.Val) {
+			return true
+		}
+	}
+	return false
+}
+
 // slugLike reports whether an id token has four or more words: the slug
 // of a heading or title rather than the name of a page component.
 func slugLike(tok string) bool {
@@ -94,6 +132,8 @@ func removeBoilerplate(body *html.Node, pageText int) {
 				switch {
 				case c.DataAtom == atom.Html || c.DataAtom == atom.Body || c.DataAtom == atom.Main || c.DataAtom == atom.Article:
 					walk(c)
+				case commentThread(c):
+					// kept whole: readability decides about it
 				case boilerBlock[c.DataAtom] && boilerName(c):
 					if l := visibleLen(c); l > 0 && l <= limit {
 						n.RemoveChild(c)
@@ -120,7 +160,7 @@ var boilerBlock = map[atom.Atom]bool{
 
 // rxTeaser matches the label of an inline "read also" teaser paragraph, in
 // the languages of the dev sets.
-var rxTeaser = regexp.MustCompile(`(?i)^\s*(?:read (?:more|also)|see also|related|also read|lea (?:también|más)|lee (?:también|más)|lea|mire|mira|vea también|ver también|le puede interesar|te puede interesar|puedes ver|veja também|leia também|leia mais|lesen sie auch|lesen sie mehr|mehr zum thema|auch interessant|schon gelesen\??|czytaj (?:też|także|więcej)|zobacz też|lire aussi|à lire aussi|voir aussi|leggi anche)\s*[:?!]`)
+var rxTeaser = regexp.MustCompile(`(?i)^\s*(?:read (?:more|also)|see also|also read|lea (?:también|más)|lee (?:también|más)|lea|mire|mira|vea también|ver también|le puede interesar|te puede interesar|puedes ver|veja também|leia também|leia mais|lesen sie auch|lesen sie mehr|mehr zum thema|auch interessant|schon gelesen\??|czytaj (?:też|także|więcej)|zobacz też|lire aussi|à lire aussi|voir aussi|leggi anche)\s*[:?!]`)
 
 // maxTeaserLen bounds the text of a teaser block.
 const maxTeaserLen = 300

@@ -15,6 +15,7 @@ func TestBoilerplateRemoved(t *testing.T) {
 		"read also":      `<p>Read also: <a href="/other">BOILER1 another story</a></p>`,
 		"lea también":    `<p>Lea también: <a href="/otra">BOILER1 otra noticia</a></p>`,
 		"comments by id": `<div id="comments"><p>BOILER1 Leave a comment</p></div>`,
+		"comment form":   `<div class="comment-respond"><form><p>BOILER1 You are not logged in.</p></form><div class="comment-policy">policy</div></div>`,
 	}
 	for name, snippet := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -38,6 +39,10 @@ func TestBoilerplateKept(t *testing.T) {
 		"shared in id":    `<div class="section" id="a-shared-history"><p>KEPT1 ` + filler + `</p></div>`,
 		"inline span":     `<p>By <span class="ad">KEPT1 Jane Doe</span>, staff writer. ` + filler + `</p>`,
 		"teaser too long": `<p>Read more: KEPT1 ` + strings.Repeat(filler, 3) + `</p>`,
+		// "Related:" is not a teaser label: Readability.js keeps CNN's
+		// inline "Related: <link>" lines, and no human-annotated page
+		// needed it
+		"related label": `<p>Related: <a href="/other">KEPT1 another story</a></p>`,
 	}
 	for name, snippet := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -52,5 +57,29 @@ func TestBoilerplateKept(t *testing.T) {
 	r := mustHTML(t, doc, "https://example.org/a")
 	if !strings.Contains(r.Markdown, "real article text") {
 		t.Errorf("wrapper removed:\n%s", r.Markdown)
+	}
+}
+
+// TestCommentThread: removeBoilerplate leaves a comment thread to
+// readability (Readability.js keeps the thread of a WordPress blog that
+// sits in the article's container) and removes comment forms and notices.
+func TestCommentThread(t *testing.T) {
+	cases := []struct {
+		name, html string
+		kept       bool
+	}{
+		{"thread", `<section id="comments"><h3>2 comments</h3><ol class="comment-list"><li class="comment"><p>KEPT1 ` + filler + `</p></li><li class="comment"><p>` + filler + `</p></li></ol></section>`, true},
+		{"one comment", `<section id="comments"><ol class="comment-list"><li class="comment"><p>KEPT1 ` + filler + `</p></li></ol></section>`, false},
+		{"form", `<div class="comment-respond"><form><p>KEPT1 You are not logged in.</p></form></div>`, false},
+		{"policy", `<div id="comments"><p>KEPT1 Please keep the discussion civil.</p></div>`, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			body := parseBody(t, `<html><body><article><p>`+strings.Repeat(filler, 20)+`</p>`+tc.html+`</article></body></html>`)
+			removeBoilerplate(body, visibleLen(body))
+			if got := strings.Contains(textOf(body), "KEPT1"); got != tc.kept {
+				t.Errorf("kept %v, want %v", got, tc.kept)
+			}
+		})
 	}
 }

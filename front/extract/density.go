@@ -255,7 +255,7 @@ func recoverBefore(alt, content *html.Node) []*html.Node {
 			found = true
 			return
 		}
-		if b.DataAtom == atom.H1 || isDateLine(b) || isByline(b) || nameHas(b, notBeforeParts) || insideNamed(b, alt, notBeforeParts) {
+		if b.DataAtom == atom.H1 || isDateLine(b) || isByline(b) || isCardText(b) || nameHas(b, notBeforeParts) || insideNamed(b, alt, notBeforeParts) {
 			return
 		}
 		before = append(before, b)
@@ -277,10 +277,22 @@ func recoverBefore(alt, content *html.Node) []*html.Node {
 }
 
 // notBeforeParts are class or id parts of what recoverBefore leaves out:
-// the headline, bylines and dates, captions.
+// the headline, bylines and dates, captions, a media player's messages.
 var notBeforeParts = map[string]bool{
 	"title": true, "headline": true, "byline": true, "author": true, "authors": true, "date": true,
 	"time": true, "meta": true, "caption": true, "credit": true, "credits": true, "signature": true,
+	"error": true, "player": true,
+}
+
+// isCardText reports whether b is the summary of a teaser card: a block
+// right after a heading that is wholly a link (the headline of another
+// page), as in a list of latest stories.
+func isCardText(b *html.Node) bool {
+	h := b.PrevSibling
+	for h != nil && h.Type != html.ElementNode {
+		h = h.PrevSibling
+	}
+	return h != nil && isHeading(h) && visibleLen(h) > 0 && linkDensity(h) == 1
 }
 
 // maxBylineChars bounds a byline: "By Jane Doe and John Roe, Reuters".

@@ -95,6 +95,9 @@ func TestRecoverBefore(t *testing.T) {
 		{"dateline", `<p>LEAD1 Updated March 5, 2021, 10:02</p>`, false},
 		{"caption", `<div class="image-caption"><p>LEAD1 The harbour wall after the storm of last winter, seen from the quay</p></div>`, false},
 		{"too long", `<p>LEAD1 ` + strings.Repeat(sentence, 9) + `</p>`, false},
+		{"teaser card", `<div><h2><a href="/other">Another story</a></h2><p>LEAD1 The summary of another story that the page links to, in a list.</p></div>`, false},
+		{"after a plain heading", `<h2>The harbour</h2><p>LEAD1 The harbour will be closed for a month while the work goes on.</p>`, true},
+		{"video player message", `<div class="video-player"><div class="player-error-desc">LEAD1 Unfortunately, this video is not available in your region.</div></div>`, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
