@@ -8,6 +8,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/netip"
 	"net/url"
@@ -275,7 +276,7 @@ func lookupGroup(g string) (int, error) {
 }
 
 func loadRoots(path string) (*x509.CertPool, error) {
-	pem, err := os.ReadFile(path)
+	pem, err := readCAFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -287,6 +288,34 @@ func loadRoots(path string) (*x509.CertPool, error) {
 		return nil, fmt.Errorf("no PEM certificate in %s", path)
 	}
 	return pool, nil
+}
+
+// maxCAFileBytes bounds a ca_file.
+const maxCAFileBytes = 4 << 20
+
+// readCAFile reads a regular file of at most maxCAFileBytes, so that a
+// FIFO or a device named by mistake neither blocks nor exhausts memory.
+func readCAFile(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxCAFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxCAFileBytes {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, maxCAFileBytes)
+	}
+	return data, nil
 }
 
 func parseProxy(raw string) (*url.URL, error) {

@@ -84,6 +84,7 @@ func TestParseRefuses(t *testing.T) {
 		{"a metrics listener by name", "config_version = 1\n[telemetry]\nmetrics_listen = \"localhost:9466\"", "telemetry.metrics_listen"},
 		{"an unknown log level", "config_version = 1\n[logging]\nlevel = \"verbose\"", "logging.level"},
 		{"a missing CA file", "config_version = 1\n[policy]\nca_file = \"/nonexistent/ca.pem\"", "policy.ca_file"},
+		{"a device as CA file (read, it would never end)", "config_version = 1\n[policy]\nca_file = \"/dev/zero\"", "policy.ca_file"},
 		{"a string where a list belongs", "config_version = 1\n[policy]\nallow = \"x.test\"", "line 3"},
 		{"not TOML", "config_version = = 1", "line 1"},
 	} {

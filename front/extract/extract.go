@@ -195,7 +195,8 @@ func finish(res Result, content *html.Node, pageURL *url.URL, title string) (Res
 		return Result{}, ErrNothing
 	}
 	res.Markdown, res.Removed = clean(md)
-	res.Title, _ = boundary.RemoveInvisible(title)
+	title, _ = boundary.RemoveInvisible(title)
+	res.Title = collapse(title) // again: a removed character may have stood between spaces
 	if strings.TrimSpace(res.Markdown) == "" {
 		return Result{}, ErrNothing
 	}

@@ -1,0 +1,6 @@
+go test fuzz v1
+string("https:example.com")
+byte(3)
+[]byte("")
+uint16(0)
+string("")

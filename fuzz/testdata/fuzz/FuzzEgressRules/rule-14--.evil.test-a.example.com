@@ -1,0 +1,5 @@
+go test fuzz v1
+string("*.evil.test")
+string("a.example.com")
+uint16(8080)
+[]byte("\b\b\b\b")

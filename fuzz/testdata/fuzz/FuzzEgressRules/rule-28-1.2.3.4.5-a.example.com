@@ -1,0 +1,5 @@
+go test fuzz v1
+string("1.2.3.4.5")
+string("a.example.com")
+uint16(0)
+[]byte(" \x02\x7f\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00")
