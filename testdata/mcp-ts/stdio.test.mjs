@@ -128,6 +128,9 @@ describe('rypsok serve over stdio, TypeScript SDK client', () => {
       engines: [
         { id: 'wikipedia', state: 'closed', latency_ms: null },
         { id: 'brave', state: 'disabled', latency_ms: null, reason: 'no_credential' },
+        { id: 'stackexchange', state: 'closed', latency_ms: null },
+        { id: 'arxiv', state: 'closed', latency_ms: null },
+        { id: 'marginalia', state: 'closed', latency_ms: null },
       ],
     });
     // The text content carries the same object, for clients without
