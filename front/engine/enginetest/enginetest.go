@@ -144,6 +144,28 @@ func Blocking(t *testing.T, release <-chan struct{}) string {
 	return srv.URL
 }
 
+// FetchFailures checks that what engine.Fetch classifies reaches a
+// driver's caller unchanged: an egress refusal is denied, a deadline
+// passed is a timeout. path is the provider's path the driver asks;
+// build makes the driver for a provider at url.
+func FetchFailures(t *testing.T, path string, build func(t *testing.T, url string) engine.Driver) {
+	t.Run("an egress refusal is denied", func(t *testing.T) {
+		h := http.Header{contract.HeaderRefusal: {string(contract.ReasonEngine)}}
+		srv, _ := Fake(t, path, Canned{Status: contract.Status(contract.ReasonEngine), Header: h, Body: []byte("rypsok-egress: engine\n")})
+		res, err := SearchOnce(t, build(t, srv.URL))
+		AssertClass(t, res, err, response.ClassDenied, 0)
+	})
+	t.Run("a deadline passed is a timeout", func(t *testing.T) {
+		release := make(chan struct{})
+		defer close(release)
+		d := build(t, Blocking(t, release))
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		res, err := d.Search(ctx, Client(), engine.Request{Query: "q", Count: 10})
+		AssertClass(t, res, err, response.ClassTimeout, 0)
+	})
+}
+
 // NewDriver builds a driver with newDriver from cfg, its Endpoint set to
 // url+Prefix.
 func NewDriver(t testing.TB, newDriver engine.Factory, url string, cfg engine.Config) engine.Driver {

@@ -13,7 +13,6 @@ import (
 	"github.com/rypsok/rypsok/front/engine"
 	"github.com/rypsok/rypsok/front/engine/enginetest"
 	"github.com/rypsok/rypsok/front/response"
-	"github.com/rypsok/rypsok/shared/contract"
 	"github.com/rypsok/rypsok/shared/limits"
 )
 
@@ -349,21 +348,7 @@ func TestRefusedWithoutRequest(t *testing.T) {
 // TestFetchFailures checks that what engine.Fetch classifies reaches the
 // caller unchanged.
 func TestFetchFailures(t *testing.T) {
-	t.Run("an egress refusal is denied", func(t *testing.T) {
-		h := http.Header{contract.HeaderRefusal: {string(contract.ReasonEngine)}}
-		srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: contract.Status(contract.ReasonEngine), Header: h, Body: []byte("rypsok-egress: engine\n")})
-		res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
-		enginetest.AssertClass(t, res, err, response.ClassDenied, 0)
-	})
-	t.Run("a deadline passed is a timeout", func(t *testing.T) {
-		release := make(chan struct{})
-		defer close(release)
-		d := newDriver(t, enginetest.Blocking(t, release))
-		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-		defer cancel()
-		res, err := d.Search(ctx, enginetest.Client(), engine.Request{Query: "q", Count: 10})
-		enginetest.AssertClass(t, res, err, response.ClassTimeout, 0)
-	})
+	enginetest.FetchFailures(t, searchPath, newDriver)
 }
 
 // askOnce sends req to a fake and returns the request it received.
