@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"regexp"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -29,7 +28,7 @@ import (
 const maxBoilerShare = 0.3
 
 // rxBoilerSub matches boilerplate words anywhere in a class or id token.
-var rxBoilerSub = regexp.MustCompile(`(?i)social|sharedaddy|sharebar|paywall|related|recommend|comment|kommentar|copyright|advert|sponsor|addtoany|a2a_|read-?more|readmore|view-more|see-also|more-stories|rec-posts|suggestion|promo|signup|sign-up|print-button|rating|postmetadata|entry-utility|breadcrumb|cookie|consent`)
+var rxBoilerSub = lazyRegexp(`(?i)social|sharedaddy|sharebar|paywall|related|recommend|comment|kommentar|copyright|advert|sponsor|addtoany|a2a_|read-?more|readmore|view-more|see-also|more-stories|rec-posts|suggestion|promo|signup|sign-up|print-button|rating|postmetadata|entry-utility|breadcrumb|cookie|consent`)
 
 // boilerParts are boilerplate words that must be a whole part of a class or
 // id token split at - and _ ("ad" in "proper-ad-unit", not in "header").
@@ -84,7 +83,7 @@ func boilerName(n *html.Node) bool {
 const minThreadComments = 2
 
 // rxComment matches a class or id token that names a comment.
-var rxComment = regexp.MustCompile(`(?i)comment|kommentar`)
+var rxComment = lazyRegexp(`(?i)comment|kommentar`)
 
 // commentThread reports whether n is a comment-named element that holds a
 // thread of comments (several comment-named elements under it) rather
@@ -105,7 +104,7 @@ func commentThread(n *html.Node) bool {
 }
 
 // nameMatches reports whether a class or id token of n matches rx.
-func nameMatches(n *html.Node, rx *regexp.Regexp) bool {
+func nameMatches(n *html.Node, rx *lazyRE) bool {
 	for _, a := range n.Attr {
 		if (a.Key == "class" || a.Key == "id") && rx.MatchString(a.Val) {
 			return true
@@ -160,7 +159,7 @@ var boilerBlock = map[atom.Atom]bool{
 
 // rxTeaser matches the label of an inline "read also" teaser paragraph, in
 // the languages of the dev sets.
-var rxTeaser = regexp.MustCompile(`(?i)^\s*(?:read (?:more|also)|see also|also read|lea (?:también|más)|lee (?:también|más)|lea|mire|mira|vea también|ver también|le puede interesar|te puede interesar|puedes ver|veja também|leia também|leia mais|lesen sie auch|lesen sie mehr|mehr zum thema|auch interessant|schon gelesen\??|czytaj (?:też|także|więcej)|zobacz też|lire aussi|à lire aussi|voir aussi|leggi anche)\s*[:?!]`)
+var rxTeaser = lazyRegexp(`(?i)^\s*(?:read (?:more|also)|see also|also read|lea (?:también|más)|lee (?:también|más)|lea|mire|mira|vea también|ver también|le puede interesar|te puede interesar|puedes ver|veja também|leia também|leia mais|lesen sie auch|lesen sie mehr|mehr zum thema|auch interessant|schon gelesen\??|czytaj (?:też|także|więcej)|zobacz też|lire aussi|à lire aussi|voir aussi|leggi anche)\s*[:?!]`)
 
 // maxTeaserLen bounds the text of a teaser block.
 const maxTeaserLen = 300

@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 
@@ -300,7 +299,7 @@ const maxBylineChars = 100
 
 // rxByline matches the word a byline starts with, in the languages of the
 // dev sets.
-var rxByline = regexp.MustCompile(`(?i)^\W*(?:by|von|por|par|di|de|door|przez|av|af)\s+\p{Lu}`)
+var rxByline = lazyRegexp(`(?i)^\W*(?:by|von|por|par|di|de|door|przez|av|af)\s+\p{Lu}`)
 
 // isByline reports whether b is a short block that names the author: it
 // starts with "By" or holds an element marked up as the author.

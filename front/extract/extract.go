@@ -45,7 +45,6 @@ package extract
 import (
 	"errors"
 	"net/url"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -332,8 +331,8 @@ var dropped = map[atom.Atom]bool{
 }
 
 var (
-	rxDisplayNone = regexp.MustCompile(`(?i)(?:^|;)\s*display\s*:\s*none\b`)
-	rxVisHidden   = regexp.MustCompile(`(?i)(?:^|;)\s*visibility\s*:\s*(?:hidden|collapse)\b`)
+	rxDisplayNone = lazyRegexp(`(?i)(?:^|;)\s*display\s*:\s*none\b`)
+	rxVisHidden   = lazyRegexp(`(?i)(?:^|;)\s*visibility\s*:\s*(?:hidden|collapse)\b`)
 )
 
 // hidden reports whether an element is hidden by its author or never
@@ -507,7 +506,7 @@ func toMarkdown(n *html.Node) (string, error) {
 	return string(b), nil
 }
 
-var rxBlankLines = regexp.MustCompile(`\n[ \t]*\n(?:[ \t]*\n)+`)
+var rxBlankLines = lazyRegexp(`\n[ \t]*\n(?:[ \t]*\n)+`)
 
 // clean removes invisible characters (counting them), collapses runs of
 // blank lines and trims.

@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"regexp"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -171,7 +170,7 @@ const maxCallToActionLen = 300
 // pages: subscribe, sign up for the newsletter, follow us, get the app,
 // support our journalism, and a trailing "Source: …" line, in the
 // languages of the dev sets.
-var rxCallToAction = regexp.MustCompile(`(?i)subscri(?:be|ption|ber)|newsletter|sign(?:ing)? up\b|\bfollow us\b|download (?:the|our)\b.{0,30}\bapps?\b|\bsupport (?:us|our|independent)\b|become a (?:member|subscriber|patron)|\btelegram\b|\bwhatsapp\b|abonn|folgen sie uns|unterstützen sie|suscr[ií]b|suscripci[oó]n|únete|hazte miembro|s[ií]guenos|ap[óo]yanos|inscrivez|suivez-nous|soutenez|subskryp|zapraszamy do|obserwuj nas|iscriviti|seguici|assine|inscreva|^\W*(?:source|quelle|źródło|fuente|fonte)\s*:`)
+var rxCallToAction = lazyRegexp(`(?i)subscri(?:be|ption|ber)|newsletter|sign(?:ing)? up\b|\bfollow us\b|download (?:the|our)\b.{0,30}\bapps?\b|\bsupport (?:us|our|independent)\b|become a (?:member|subscriber|patron)|\btelegram\b|\bwhatsapp\b|abonn|folgen sie uns|unterstützen sie|suscr[ií]b|suscripci[oó]n|únete|hazte miembro|s[ií]guenos|ap[óo]yanos|inscrivez|suivez-nous|soutenez|subskryp|zapraszamy do|obserwuj nas|iscriviti|seguici|assine|inscreva|^\W*(?:source|quelle|źródło|fuente|fonte)\s*:`)
 
 // isCallToAction reports whether n is a short block that asks the reader
 // to subscribe, follow or support rather than telling the story.
@@ -305,7 +304,7 @@ const maxDateLineChars = 60
 
 // rxDate matches a date: 5.3.2021, 2021-03-05, 03/05/2021, or a day or
 // month name next to a year.
-var rxDate = regexp.MustCompile(`\b\d{1,2}[./-]\s?\d{1,2}[./-]\s?\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|(?i)\b(?:jan|feb|m[aä]r|apr|ma[iy]|jun|jul|aug|sep|o[ck]t|nov|de[cz]|ene|abr|ago|dic|janv|févr|avr|juil|août|déc|sty|lut|kwi|cze|lip|sie|wrz|paź|lis|gru)[a-zéûñ]*\.?\s+(?:\d{1,2},?\s+)?\d{4}\b|\b\d{1,2}\.?\s+(?:de\s+)?[a-zäéûñóśźż]+\.?\s+(?:de\s+)?\d{4}\b`)
+var rxDate = lazyRegexp(`\b\d{1,2}[./-]\s?\d{1,2}[./-]\s?\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|(?i)\b(?:jan|feb|m[aä]r|apr|ma[iy]|jun|jul|aug|sep|o[ck]t|nov|de[cz]|ene|abr|ago|dic|janv|févr|avr|juil|août|déc|sty|lut|kwi|cze|lip|sie|wrz|paź|lis|gru)[a-zéûñ]*\.?\s+(?:\d{1,2},?\s+)?\d{4}\b|\b\d{1,2}\.?\s+(?:de\s+)?[a-zäéûñóśźż]+\.?\s+(?:de\s+)?\d{4}\b`)
 
 // isDateLine reports whether n is a short line that gives a date, with or
 // without a time and a label ("Published", "Aktualisiert").
@@ -322,14 +321,14 @@ func isDateLine(n *html.Node) bool {
 
 // rxCreditMark matches where a photo credit starts in a caption: "©",
 // "Foto:", "| Photo:", "(Quelle: …", in the languages of the dev sets.
-var rxCreditMark = regexp.MustCompile(`(?i)(?:\|\s*|\(\s*)?(?:©|\(c\)\s|\b(?:fotos?|photos?|bild|imagen|image|quelle|fuente|credits?|crédits?(?:\s+photos?)?|fot\.?|zdj[eę]cie)\s*:)`)
+var rxCreditMark = lazyRegexp(`(?i)(?:\|\s*|\(\s*)?(?:©|\(c\)\s|\b(?:fotos?|photos?|bild|imagen|image|quelle|fuente|credits?|crédits?(?:\s+photos?)?|fot\.?|zdj[eę]cie)\s*:)`)
 
 // maxCreditLineChars bounds a paragraph that is a credit line alone.
 const maxCreditLineChars = 80
 
 // rxCreditLine matches a paragraph that is a credit line alone: "Crédits
 // photos : Bestimage", "(Credit: Jane Doe / Agency)", "© Agency".
-var rxCreditLine = regexp.MustCompile(`(?i)^\W*(?:©|(?:fotos?|photos?|bild|imagen|image|credits?|crédits?(?:\s+photos?)?|fot\.?|zdj[eę]cie)\s*:)`)
+var rxCreditLine = lazyRegexp(`(?i)^\W*(?:©|(?:fotos?|photos?|bild|imagen|image|credits?|crédits?(?:\s+photos?)?|fot\.?|zdj[eę]cie)\s*:)`)
 
 // cutCredits removes photo credits written into captions: the text of a
 // <figcaption> or caption-named element from its credit mark on, and
@@ -380,7 +379,7 @@ func cutCredit(n *html.Node) {
 }
 
 // rxAdLabel matches a block that only labels an advertisement.
-var rxAdLabel = regexp.MustCompile(`(?i)^\W*(?:advertisement|advertising|anzeige|werbung|reklama|publicidad|publicité|pubblicità|sponsored|gesponsert)\W*$`)
+var rxAdLabel = lazyRegexp(`(?i)^\W*(?:advertisement|advertising|anzeige|werbung|reklama|publicidad|publicité|pubblicità|sponsored|gesponsert)\W*$`)
 
 // maxAdLabelChars bounds an advertisement label.
 const maxAdLabelChars = 30
