@@ -225,3 +225,23 @@ func TestHostilePages(t *testing.T) {
 		})
 	}
 }
+
+// TestAFailingTLSHandshake: with robots.txt off (so that the page itself
+// is asked), a server that answers the handshake with garbage is
+// unavailable, network.
+func TestAFailingTLSHandshake(t *testing.T) {
+	addr := notTLS(t)
+	p := setup(t, nil, func(o *Options) {
+		o.Config.Fetch.RobotsTxt = false
+		rules, err := policy.ParseRules([]string{addr})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.Config.Egress.Allow = rules
+	})
+	start := time.Now()
+	mustFail(t, p, Request{URL: "https://" + addr + "/", MaxChars: 3000}, response.KindUnavailable, response.ReasonNetwork)
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("took %v", took)
+	}
+}

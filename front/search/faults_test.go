@@ -11,7 +11,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
+
+	"github.com/rypsok/rypsok/egress/egresstest"
+	"github.com/rypsok/rypsok/egress/policy"
+	"github.com/rypsok/rypsok/front/config"
+	"github.com/rypsok/rypsok/front/engine"
+	"github.com/rypsok/rypsok/front/engine/drivers"
+	"github.com/rypsok/rypsok/front/outbound"
 	"github.com/rypsok/rypsok/front/response"
+	"github.com/rypsok/rypsok/shared/contract"
 )
 
 // hostile engines (REQ-TEST-004/006): each search ends within its
@@ -159,5 +168,49 @@ func TestAHostileEngineBesideAGoodOne(t *testing.T) {
 	}
 	if got.Outcome != response.OutcomePartial || !strings.Contains(marshal(t, got.Notices), `{"code":"engine_unavailable","engine":"other","reason":"too_large"}`) || len(got.Results) != 1 {
 		t.Errorf("got %s", marshal(t, got))
+	}
+}
+
+// TestAnEngineFailingItsTLSHandshake: an engine at an https endpoint that
+// answers the handshake with garbage is noticed as network.
+func TestAnEngineFailingItsTLSHandshake(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte("this is not a TLS server\r\n"))
+			c.Close()
+		}
+	}()
+	endpoint := "https://" + ln.Addr().String() + "/fake"
+	ep, err := policy.ParseEndpoint(endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := outbound.Egress{Socket: egresstest.Start(t, policy.Config{Engines: map[string][]policy.Endpoint{"wikipedia": {ep}}})}
+	d, err := drivers.New("wikipedia", engine.Config{ID: "wikipedia", Endpoint: endpoint, UserAgent: "rypsok/test", Languages: []string{"en"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	p := New(Options{
+		Secrets: config.SecretRefuse,
+		Engines: []*Engine{NewEngine("wikipedia", general, 1, d, out.Client(contract.ProfileEngine, "wikipedia", d.Properties().MaxBodyBytes))},
+		Log:     zerolog.New(&logs),
+	})
+	_, e := p.Search(context.Background(), req("tides"))
+	p.Wait()
+	if e == nil || e.Body.Detail.Reason != response.ReasonAllFailed {
+		t.Fatalf("got %v, want unavailable all_failed", e)
+	}
+	if !strings.Contains(logs.String(), `"class":"network"`) {
+		t.Errorf("the engine's class: %s", logs.String())
 	}
 }
