@@ -28,7 +28,11 @@ var Patterns []Pattern
 // invisible characters are dropped and the text is folded (NFKD, marks
 // dropped, lower case, Cyrillic and Greek look-alikes of Latin letters
 // read as those letters), and insensitive to the spacing and punctuation
-// between words. It takes time linear in len(s).
+// between words. White-space controls (\t \n \v \f \r, U+0085, U+2028,
+// U+2029) separate words here, as any space does, where RemoveInvisible
+// would drop \v, \f and U+0085: the detector reads a raw text at least as
+// finely as the cleaned one (the pipeline runs it on cleaned text). It
+// takes time linear in len(s).
 func InstructionLike(s string) bool {
 	_, ok := matchInstruction(s)
 	return ok
