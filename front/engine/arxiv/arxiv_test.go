@@ -1,7 +1,6 @@
 package arxiv
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -89,37 +88,21 @@ func TestSearchQuery(t *testing.T) {
 func TestRequest(t *testing.T) {
 	const q = "quantum error correction"
 	const sq = "all:quantum AND all:error AND all:correction"
-	tests := []struct {
-		name string
-		req  engine.Request
-		want url.Values // what differs from the default parameters
-	}{
-		{"nothing but the query", engine.Request{Query: q, Count: 10}, url.Values{}},
-		{"English is honoured without a parameter", engine.Request{Query: q, Count: 10, Language: "en-gb"}, url.Values{}},
-		{"a count is max_results", engine.Request{Query: q, Count: 3}, url.Values{"max_results": {"3"}}},
-		{"no count asks LIM-S3", engine.Request{Query: q}, url.Values{}},
-		{"a count over 100 asks 100", engine.Request{Query: q, Count: 500}, url.Values{"max_results": {"100"}}},
-		{"a day", engine.Request{Query: q, Count: 10, TimeRange: "day"}, url.Values{"search_query": {sq + " AND submittedDate:[202608051200 TO 202608061200]"}}},
-		{"a week", engine.Request{Query: q, Count: 10, TimeRange: "week"}, url.Values{"search_query": {sq + " AND submittedDate:[202607301200 TO 202608061200]"}}},
-		{"a month", engine.Request{Query: q, Count: 10, TimeRange: "month"}, url.Values{"search_query": {sq + " AND submittedDate:[202607061200 TO 202608061200]"}}},
-		{"a year", engine.Request{Query: q, Count: 10, TimeRange: "year"}, url.Values{"search_query": {sq + " AND submittedDate:[202508061200 TO 202608061200]"}}},
-		{"region and safe search are not sent", engine.Request{Query: q, Count: 10, Region: "US", SafeSearch: "strict"}, url.Values{}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := askOnce(t, tt.req)
-			want := url.Values{
-				"search_query": {sq}, "start": {"0"}, "max_results": {"10"},
-				"sortBy": {"relevance"}, "sortOrder": {"descending"},
-			}
-			for k, v := range tt.want {
-				want[k] = v
-			}
-			if g := got.URL.Query(); !reflect.DeepEqual(g, want) {
-				t.Errorf("query = %v, want %v", g, want)
-			}
-		})
-	}
+	enginetest.QueryCases(t, askOnce, url.Values{
+		"search_query": {sq}, "start": {"0"}, "max_results": {"10"},
+		"sortBy": {"relevance"}, "sortOrder": {"descending"},
+	}, []enginetest.QueryCase{
+		{Name: "nothing but the query", Req: engine.Request{Query: q, Count: 10}},
+		{Name: "English is honoured without a parameter", Req: engine.Request{Query: q, Count: 10, Language: "en-gb"}},
+		{Name: "a count is max_results", Req: engine.Request{Query: q, Count: 3}, Want: url.Values{"max_results": {"3"}}},
+		{Name: "no count asks LIM-S3", Req: engine.Request{Query: q}},
+		{Name: "a count over 100 asks 100", Req: engine.Request{Query: q, Count: 500}, Want: url.Values{"max_results": {"100"}}},
+		{Name: "a day", Req: engine.Request{Query: q, Count: 10, TimeRange: "day"}, Want: url.Values{"search_query": {sq + " AND submittedDate:[202608051200 TO 202608061200]"}}},
+		{Name: "a week", Req: engine.Request{Query: q, Count: 10, TimeRange: "week"}, Want: url.Values{"search_query": {sq + " AND submittedDate:[202607301200 TO 202608061200]"}}},
+		{Name: "a month", Req: engine.Request{Query: q, Count: 10, TimeRange: "month"}, Want: url.Values{"search_query": {sq + " AND submittedDate:[202607061200 TO 202608061200]"}}},
+		{Name: "a year", Req: engine.Request{Query: q, Count: 10, TimeRange: "year"}, Want: url.Values{"search_query": {sq + " AND submittedDate:[202508061200 TO 202608061200]"}}},
+		{Name: "region and safe search are not sent", Req: engine.Request{Query: q, Count: 10, Region: "US", SafeSearch: "strict"}},
+	})
 }
 
 // TestRequestEncoding checks that the search query's syntax reaches the
@@ -133,47 +116,19 @@ func TestRequestEncoding(t *testing.T) {
 }
 
 func TestRequestHeaders(t *testing.T) {
-	r := askOnce(t, engine.Request{Query: "q", Count: 10})
-	if r.Method != http.MethodGet || r.URL.Path != "/prefix/api/query" {
-		t.Errorf("request %s %s, want GET /prefix/api/query", r.Method, r.URL.Path)
-	}
-	for k, want := range map[string]string{
+	enginetest.AssertRequest(t, askOnce(t, engine.Request{Query: "q", Count: 10}), queryPath, map[string]string{
 		"Accept":     "application/atom+xml",
 		"User-Agent": enginetest.UserAgent,
 		"Cookie":     "",
-	} {
-		if got := r.Header.Get(k); got != want {
-			t.Errorf("%s = %q, want %q", k, got, want)
-		}
-	}
+	})
 }
 
-// TestEndpointPath checks the endpoint rule (DECISIONS.md §3), with a
-// client that never leaves the process.
 func TestEndpointPath(t *testing.T) {
-	tests := []struct{ endpoint, want string }{
-		{"", "https://export.arxiv.org/api/query"},
-		{"https://arxiv.example.org", "https://arxiv.example.org/api/query"},
-		{"http://127.0.0.1:8080/arxiv/", "http://127.0.0.1:8080/arxiv/api/query"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.endpoint, func(t *testing.T) {
-			d, err := New(engine.Config{Endpoint: tt.endpoint, UserAgent: enginetest.UserAgent})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rec := &enginetest.Recorder{}
-			c := &http.Client{Transport: rec.Transport(enginetest.Canned{Status: http.StatusOK, Header: atomHeader(), Body: enginetest.Fixture(t, "arxiv-empty.xml")})}
-			if _, err := d.Search(context.Background(), c, engine.Request{Query: "q", Count: 10}); err != nil {
-				t.Fatal(err)
-			}
-			u := *rec.One(t).URL
-			u.RawQuery = ""
-			if u.String() != tt.want {
-				t.Errorf("asked %s, want %s", u.String(), tt.want)
-			}
-		})
-	}
+	enginetest.EndpointPath(t, New, engine.Config{UserAgent: enginetest.UserAgent}, enginetest.Canned{Status: http.StatusOK, Header: atomHeader(), Body: enginetest.Fixture(t, "arxiv-empty.xml")}, map[string]string{
+		"":                             "https://export.arxiv.org/api/query",
+		"https://arxiv.example.org":    "https://arxiv.example.org/api/query",
+		"http://127.0.0.1:8080/arxiv/": "http://127.0.0.1:8080/arxiv/api/query",
+	})
 }
 
 func TestResults(t *testing.T) {
@@ -249,7 +204,7 @@ func TestLenientResults(t *testing.T) {
 }
 
 // TestCount checks that at most the count asked is returned, in the
-// API's order.
+// API's order; an entry without an id does not count.
 func TestCount(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>urn:none</id></entry>`)
@@ -257,131 +212,62 @@ func TestCount(t *testing.T) {
 		fmt.Fprintf(&b, "<entry><id>http://arxiv.org/abs/2101.%05dv1</id><title>p%d</title></entry>", i, i)
 	}
 	b.WriteString("</feed>")
-	tests := []struct {
-		name  string
-		count int
-		want  int
-	}{
-		{"LIM-S3 asked, LIM-S3 kept", limits.S3ResultsPerEngine, 10},
-		{"no count keeps LIM-S3", 0, 10},
-		{"one asked, one kept", 1, 1},
-		{"more asked than sent keeps what was sent", 30, 25},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := enginetest.Fake(t, queryPath, enginetest.Canned{Status: http.StatusOK, Header: atomHeader(), Body: []byte(b.String())})
-			res, err := enginetest.Search(t, newDriver(t, srv.URL), engine.Request{Query: "q", Count: tt.count})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(res) != tt.want {
-				t.Fatalf("%d results, want %d", len(res), tt.want)
-			}
-			for i, r := range res {
-				if want := fmt.Sprintf("https://arxiv.org/abs/2101.%05d", i); r.URL != want {
-					t.Errorf("result %d is %s, want %s", i, r.URL, want)
-				}
-			}
-		})
-	}
+	enginetest.Count(t, queryPath, enginetest.Canned{Status: http.StatusOK, Header: atomHeader(), Body: []byte(b.String())}, newDriver,
+		func(i int) string { return fmt.Sprintf("https://arxiv.org/abs/2101.%05d", i) })
 }
 
 func TestEmpty(t *testing.T) {
-	for _, body := range []string{
-		string(enginetest.Fixture(t, "arxiv-empty.xml")),
-		`<feed xmlns="http://www.w3.org/2005/Atom"></feed>`,
-		`<feed xmlns="http://www.w3.org/2005/Atom"><entry><title>no id</title></entry></feed>`,
-	} {
-		srv, _ := enginetest.Fake(t, queryPath, enginetest.Canned{Status: http.StatusOK, Header: atomHeader(), Body: []byte(body)})
-		res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
-		if err != nil || res == nil || len(res) != 0 {
-			t.Fatalf("Search(%s) = %#v, %v; want no result and no error", body, res, err)
-		}
-	}
+	enginetest.Empty(t, queryPath, atomHeader(), newDriver, map[string]string{
+		"the empty fixture":   string(enginetest.Fixture(t, "arxiv-empty.xml")),
+		"a feed of no entry":  `<feed xmlns="http://www.w3.org/2005/Atom"></feed>`,
+		"an entry without id": `<feed xmlns="http://www.w3.org/2005/Atom"><entry><title>no id</title></entry></feed>`,
+	})
 }
 
 func TestErrors(t *testing.T) {
-	with := func(h http.Header, kv ...string) http.Header {
-		h = h.Clone()
-		for i := 0; i+1 < len(kv); i += 2 {
-			h.Set(kv[i], kv[i+1])
-		}
-		return h
-	}
+	with := enginetest.With
 	fixture := func(name string) string { return string(enginetest.Fixture(t, name)) }
 	hits := fixture("arxiv-search.xml")
-	tests := []struct {
-		name   string
-		status int
-		header http.Header
-		body   string
-		class  response.EngineClass
-		retry  time.Duration
-	}{
-		{"the error feed (400) is a bad response", 400, atomHeader(), fixture("arxiv-400-error.xml"), response.ClassBadResponse, 0},
-		{"another error feed (400) is a bad response", 400, atomHeader(), fixture("arxiv-400-max-results.xml"), response.ClassBadResponse, 0},
-		{"the error feed at 200 is a bad response", 200, atomHeader(), fixture("arxiv-400-error.xml"), response.ClassBadResponse, 0},
-		{"an entry past the error is no result", 200, atomHeader(), strings.Replace(hits, "<entry>", "<entry><id>http://arxiv.org/api/errors#x</id></entry><entry>", 1), response.ClassBadResponse, 0},
-		{"a page without entries though results match is a server error", 200, atomHeader(), fixture("arxiv-empty-page.xml"), response.ClassServerError, 0},
-		{"the rate limiter (429) is rate limited", 429, textHeader(), fixture("arxiv-429.txt"), response.ClassRateLimited, 0},
-		{"a 429 with Retry-After waits for it", 429, with(textHeader(), "Retry-After", "3"), fixture("arxiv-429.txt"), response.ClassRateLimited, 3 * time.Second},
-		{"flow control (503 with Retry-After) is rate limited", 503, with(htmlHeader(), "Retry-After", "30"), fixture("arxiv-503.html"), response.ClassRateLimited, 30 * time.Second},
-		{"a 503 with a Retry-After over an hour waits an hour", 503, with(htmlHeader(), "Retry-After", "86400"), fixture("arxiv-503.html"), response.ClassRateLimited, time.Hour},
-		{"a 503 without Retry-After is a server error", 503, htmlHeader(), fixture("arxiv-503.html"), response.ClassServerError, 0},
-		{"a 500 is a server error", 500, htmlHeader(), "<html>Internal Server Error</html>", response.ClassServerError, 0},
-		{"a 502 with Retry-After is a server error with its wait", 502, with(htmlHeader(), "Retry-After", "60"), "Bad Gateway", response.ClassServerError, time.Minute},
-		{"an address blocked (403 page) is blocked", 403, htmlHeader(), fixture("arxiv-403.html"), response.ClassBlocked, 0},
-		{"a 401 is unauthorized", 401, htmlHeader(), "", response.ClassUnauthorized, 0},
-		{"a 404 (a wrong endpoint path) is a bad response", 404, htmlHeader(), "<html>Not Found</html>", response.ClassBadResponse, 0},
-		{"a redirect is a bad response", 301, with(htmlHeader(), "Location", "https://export.arxiv.org/api/query"), "", response.ClassBadResponse, 0},
-		{"the blocked page at 200 is a bad response", 200, htmlHeader(), fixture("arxiv-403.html"), response.ClassBadResponse, 0},
-		{"XHTML at 200 is a bad response", 200, htmlHeader(), `<html xmlns="http://www.w3.org/1999/xhtml"><body>maintenance</body></html>`, response.ClassBadResponse, 0},
-		{"RSS at 200 is a bad response", 200, atomHeader(), `<rss version="2.0"><channel><item><link>https://arxiv.org/abs/2101.00001</link></item></channel></rss>`, response.ClassBadResponse, 0},
-		{"a feed of another namespace is a bad response", 200, atomHeader(), `<feed><entry><id>http://arxiv.org/abs/2101.00001</id></entry></feed>`, response.ClassBadResponse, 0},
-		{"JSON at 200 is a bad response", 200, atomHeader(), `{"entries": []}`, response.ClassBadResponse, 0},
-		{"truncated XML is a bad response", 200, atomHeader(), hits[:len(hits)/2], response.ClassBadResponse, 0},
-		{"an unknown entity is a bad response", 200, atomHeader(), `<!DOCTYPE feed [<!ENTITY x "y">]><feed xmlns="http://www.w3.org/2005/Atom"><entry><title>&x;</title></entry></feed>`, response.ClassBadResponse, 0},
-		{"another charset is a bad response", 200, atomHeader(), `<?xml version="1.0" encoding="ISO-8859-1"?><feed xmlns="http://www.w3.org/2005/Atom"></feed>`, response.ClassBadResponse, 0},
-		{"an empty body is a bad response", 200, atomHeader(), "", response.ClassBadResponse, 0},
-		{"garbage is a bad response", 200, atomHeader(), "\x00\xff\xfe garbage", response.ClassBadResponse, 0},
-		{"a body just over 4 MiB is too large", 200, atomHeader(), strings.Repeat(" ", 4<<20+1), response.ClassTooLarge, 0},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := enginetest.Fake(t, queryPath, enginetest.Canned{Status: tt.status, Header: tt.header, Body: []byte(tt.body)})
-			res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
-			enginetest.AssertClass(t, res, err, tt.class, tt.retry)
-		})
-	}
+	enginetest.StatusCases(t, queryPath, newDriver, []enginetest.StatusCase{
+		{Name: "the error feed (400) is a bad response", Status: 400, Header: atomHeader(), Body: fixture("arxiv-400-error.xml"), Class: response.ClassBadResponse},
+		{Name: "another error feed (400) is a bad response", Status: 400, Header: atomHeader(), Body: fixture("arxiv-400-max-results.xml"), Class: response.ClassBadResponse},
+		{Name: "the error feed at 200 is a bad response", Status: 200, Header: atomHeader(), Body: fixture("arxiv-400-error.xml"), Class: response.ClassBadResponse},
+		{Name: "an entry past the error is no result", Status: 200, Header: atomHeader(), Body: strings.Replace(hits, "<entry>", "<entry><id>http://arxiv.org/api/errors#x</id></entry><entry>", 1), Class: response.ClassBadResponse},
+		{Name: "a page without entries though results match is a server error", Status: 200, Header: atomHeader(), Body: fixture("arxiv-empty-page.xml"), Class: response.ClassServerError},
+		{Name: "the rate limiter (429) is rate limited", Status: 429, Header: textHeader(), Body: fixture("arxiv-429.txt"), Class: response.ClassRateLimited},
+		{Name: "a 429 with Retry-After waits for it", Status: 429, Header: with(textHeader(), "Retry-After", "3"), Body: fixture("arxiv-429.txt"), Class: response.ClassRateLimited, Retry: 3 * time.Second},
+		{Name: "flow control (503 with Retry-After) is rate limited", Status: 503, Header: with(htmlHeader(), "Retry-After", "30"), Body: fixture("arxiv-503.html"), Class: response.ClassRateLimited, Retry: 30 * time.Second},
+		{Name: "a 503 with a Retry-After over an hour waits an hour", Status: 503, Header: with(htmlHeader(), "Retry-After", "86400"), Body: fixture("arxiv-503.html"), Class: response.ClassRateLimited, Retry: time.Hour},
+		{Name: "a 503 without Retry-After is a server error", Status: 503, Header: htmlHeader(), Body: fixture("arxiv-503.html"), Class: response.ClassServerError},
+		{Name: "a 500 is a server error", Status: 500, Header: htmlHeader(), Body: "<html>Internal Server Error</html>", Class: response.ClassServerError},
+		{Name: "a 502 with Retry-After is a server error with its wait", Status: 502, Header: with(htmlHeader(), "Retry-After", "60"), Body: "Bad Gateway", Class: response.ClassServerError, Retry: time.Minute},
+		{Name: "an address blocked (403 page) is blocked", Status: 403, Header: htmlHeader(), Body: fixture("arxiv-403.html"), Class: response.ClassBlocked},
+		{Name: "a 401 is unauthorized", Status: 401, Header: htmlHeader(), Body: "", Class: response.ClassUnauthorized},
+		{Name: "a 404 (a wrong endpoint path) is a bad response", Status: 404, Header: htmlHeader(), Body: "<html>Not Found</html>", Class: response.ClassBadResponse},
+		{Name: "a redirect is a bad response", Status: 301, Header: with(htmlHeader(), "Location", "https://export.arxiv.org/api/query"), Body: "", Class: response.ClassBadResponse},
+		{Name: "the blocked page at 200 is a bad response", Status: 200, Header: htmlHeader(), Body: fixture("arxiv-403.html"), Class: response.ClassBadResponse},
+		{Name: "XHTML at 200 is a bad response", Status: 200, Header: htmlHeader(), Body: `<html xmlns="http://www.w3.org/1999/xhtml"><body>maintenance</body></html>`, Class: response.ClassBadResponse},
+		{Name: "RSS at 200 is a bad response", Status: 200, Header: atomHeader(), Body: `<rss version="2.0"><channel><item><link>https://arxiv.org/abs/2101.00001</link></item></channel></rss>`, Class: response.ClassBadResponse},
+		{Name: "a feed of another namespace is a bad response", Status: 200, Header: atomHeader(), Body: `<feed><entry><id>http://arxiv.org/abs/2101.00001</id></entry></feed>`, Class: response.ClassBadResponse},
+		{Name: "JSON at 200 is a bad response", Status: 200, Header: atomHeader(), Body: `{"entries": []}`, Class: response.ClassBadResponse},
+		{Name: "truncated XML is a bad response", Status: 200, Header: atomHeader(), Body: hits[:len(hits)/2], Class: response.ClassBadResponse},
+		{Name: "an unknown entity is a bad response", Status: 200, Header: atomHeader(), Body: `<!DOCTYPE feed [<!ENTITY x "y">]><feed xmlns="http://www.w3.org/2005/Atom"><entry><title>&x;</title></entry></feed>`, Class: response.ClassBadResponse},
+		{Name: "another charset is a bad response", Status: 200, Header: atomHeader(), Body: `<?xml version="1.0" encoding="ISO-8859-1"?><feed xmlns="http://www.w3.org/2005/Atom"></feed>`, Class: response.ClassBadResponse},
+		{Name: "an empty body is a bad response", Status: 200, Header: atomHeader(), Body: "", Class: response.ClassBadResponse},
+		{Name: "garbage is a bad response", Status: 200, Header: atomHeader(), Body: "\x00\xff\xfe garbage", Class: response.ClassBadResponse},
+		{Name: "a body just over 4 MiB is too large", Status: 200, Header: atomHeader(), Body: strings.Repeat(" ", 4<<20+1), Class: response.ClassTooLarge},
+	})
 }
 
 // TestErrorsKeepProviderText checks that an error's message holds the
 // API's error code, never the message or what it quotes of the request.
 func TestErrorsKeepProviderText(t *testing.T) {
-	tests := []struct {
-		name       string
-		status     int
-		body       string
-		keep, drop string
-	}{
-		{"an error feed names its code, not the identifier it quotes", 400, string(enginetest.Fixture(t, "arxiv-400-error.xml")), `"incorrect_id_format"`, "1234.12345"},
-		{"another code", 400, string(enginetest.Fixture(t, "arxiv-400-max-results.xml")), `"max_results_must_be_an_integer"`, "arXiv api core"},
-		{"a code that is no code is left out", 400, `<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>http://arxiv.org/api/errors#Secret-Query</id></entry></feed>`, `API error ""`, "Secret"},
-		{"a 403 holds no page", 403, string(enginetest.Fixture(t, "arxiv-403.html")), "HTTP 403", "permission"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := enginetest.Fake(t, queryPath, enginetest.Canned{Status: tt.status, Header: atomHeader(), Body: []byte(tt.body)})
-			_, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
-			if err == nil {
-				t.Fatal("no error")
-			}
-			msg := err.Error()
-			if !strings.Contains(msg, tt.keep) || strings.Contains(msg, tt.drop) || len(msg) > 200 {
-				t.Errorf("error %q: want %q in it, not %q, at most 200 bytes", msg, tt.keep, tt.drop)
-			}
-		})
-	}
+	enginetest.ErrorsKeepProviderText(t, queryPath, atomHeader(), newDriver, []enginetest.TextCase{
+		{Name: "an error feed names its code, not the identifier it quotes", Status: 400, Body: string(enginetest.Fixture(t, "arxiv-400-error.xml")), Keep: `"incorrect_id_format"`, Drop: []string{"1234.12345"}},
+		{Name: "another code", Status: 400, Body: string(enginetest.Fixture(t, "arxiv-400-max-results.xml")), Keep: `"max_results_must_be_an_integer"`, Drop: []string{"arXiv api core"}},
+		{Name: "a code that is no code is left out", Status: 400, Body: `<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>http://arxiv.org/api/errors#Secret-Query</id></entry></feed>`, Keep: `API error ""`, Drop: []string{"Secret"}},
+		{Name: "a 403 holds no page", Status: 403, Body: string(enginetest.Fixture(t, "arxiv-403.html")), Keep: "HTTP 403", Drop: []string{"permission"}},
+	})
 }
 
 func TestNoTermNoRequest(t *testing.T) {
@@ -396,30 +282,17 @@ func TestNoTermNoRequest(t *testing.T) {
 }
 
 func TestRefusedWithoutRequest(t *testing.T) {
-	tests := []struct {
-		name string
-		req  engine.Request
-	}{
-		{"an unknown time range", engine.Request{Query: "q", Count: 10, TimeRange: "decade"}},
-		{"an unknown time range and no term", engine.Request{Query: "!!!", Count: 10, TimeRange: "decade"}},
-		{"a language other than English", engine.Request{Query: "q", Count: 10, Language: "de"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv, rec := enginetest.Fake(t, queryPath, enginetest.Canned{Status: http.StatusOK, Header: atomHeader(), Body: enginetest.Fixture(t, "arxiv-search.xml")})
-			res, err := enginetest.Search(t, newDriver(t, srv.URL), tt.req)
-			enginetest.AssertClass(t, res, err, response.ClassBadResponse, 0)
-			if n := len(rec.Requests()); n != 0 {
-				t.Errorf("%d requests sent, want none", n)
-			}
-		})
-	}
+	enginetest.RefusedWithoutRequest(t, queryPath, enginetest.Canned{Status: http.StatusOK, Header: atomHeader(), Body: enginetest.Fixture(t, "arxiv-search.xml")}, newDriver, map[string]engine.Request{
+		"an unknown time range":             {Query: "q", Count: 10, TimeRange: "decade"},
+		"an unknown time range and no term": {Query: "!!!", Count: 10, TimeRange: "decade"},
+		"a language other than English":     {Query: "q", Count: 10, Language: "de"},
+	})
 }
 
 // TestFetchFailures checks that what engine.Fetch classifies reaches the
 // caller unchanged.
 func TestFetchFailures(t *testing.T) {
-	enginetest.FetchFailures(t, queryPath, func(t *testing.T, url string) engine.Driver { return newDriver(t, url) })
+	enginetest.FetchFailures(t, queryPath, newDriver)
 }
 
 func TestCanonical(t *testing.T) {
@@ -474,9 +347,5 @@ func TestDate(t *testing.T) {
 // askOnce sends req to a fake and returns the request it received.
 func askOnce(t *testing.T, req engine.Request) *http.Request {
 	t.Helper()
-	srv, rec := enginetest.Fake(t, queryPath, enginetest.Canned{Status: http.StatusOK, Header: atomHeader(), Body: enginetest.Fixture(t, "arxiv-empty.xml")})
-	if _, err := enginetest.Search(t, newDriver(t, srv.URL), req); err != nil {
-		t.Fatal(err)
-	}
-	return rec.One(t)
+	return enginetest.AskOnce(t, queryPath, enginetest.Canned{Status: http.StatusOK, Header: atomHeader(), Body: enginetest.Fixture(t, "arxiv-empty.xml")}, newDriver, req)
 }

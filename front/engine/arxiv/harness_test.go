@@ -1,11 +1,9 @@
 package arxiv
 
 import (
-	"net/http"
 	"testing"
 	"time"
 
-	"github.com/rypsok/rypsok/front/engine"
 	"github.com/rypsok/rypsok/front/engine/enginetest"
 )
 
@@ -16,22 +14,16 @@ var testNow = time.Date(2026, 8, 6, 12, 0, 0, 0, time.UTC)
 // clock at testNow.
 func newDriver(t *testing.T, url string) *driver {
 	t.Helper()
-	d := enginetest.NewDriver(t, New, url, engine.Config{ID: "arxiv", UserAgent: enginetest.UserAgent, Languages: []string{"en"}}).(*driver)
+	d := enginetest.NewDriver(t, New, url, enginetest.Config("arxiv")).(*driver)
 	d.now = func() time.Time { return testNow }
 	return d
 }
 
 // atomHeader is the Content-Type of an API answer.
-func atomHeader() http.Header {
-	return http.Header{"Content-Type": {"application/atom+xml; charset=utf-8"}}
-}
+var atomHeader = enginetest.ContentType("application/atom+xml; charset=utf-8")
 
 // htmlHeader is the Content-Type of a page.
-func htmlHeader() http.Header {
-	return http.Header{"Content-Type": {"text/html; charset=utf-8"}}
-}
+var htmlHeader = enginetest.ContentType("text/html; charset=utf-8")
 
 // textHeader is the Content-Type of the rate limiter's answer.
-func textHeader() http.Header {
-	return http.Header{"Content-Type": {"text/plain"}}
-}
+var textHeader = enginetest.ContentType("text/plain")

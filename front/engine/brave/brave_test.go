@@ -59,57 +59,33 @@ func TestProperties(t *testing.T) {
 
 func TestRequest(t *testing.T) {
 	const q = "golang http client timeout"
-	tests := []struct {
-		name string
-		req  engine.Request
-		want url.Values // besides q and result_filter
-	}{
-		{"LIM-S3 results are asked", engine.Request{Query: q, Count: limits.S3ResultsPerEngine}, url.Values{"count": {"10"}}},
-		{"no count asks LIM-S3", engine.Request{Query: q}, url.Values{"count": {"10"}}},
-		{"a count of 20 is asked as 20", engine.Request{Query: q, Count: 20}, url.Values{"count": {"20"}}},
-		{"a count just over Brave's 20 is lowered", engine.Request{Query: q, Count: 21}, url.Values{"count": {"20"}}},
-		{"safe search off", engine.Request{Query: q, Count: 10, SafeSearch: "off"}, url.Values{"count": {"10"}, "safesearch": {"off"}}},
-		{"safe search moderate", engine.Request{Query: q, Count: 10, SafeSearch: "moderate"}, url.Values{"count": {"10"}, "safesearch": {"moderate"}}},
-		{"safe search strict", engine.Request{Query: q, Count: 10, SafeSearch: "strict"}, url.Values{"count": {"10"}, "safesearch": {"strict"}}},
-		{"an unknown safe search is left to Brave", engine.Request{Query: q, Count: 10, SafeSearch: "extreme"}, url.Values{"count": {"10"}}},
-		{"a region Brave has is its country", engine.Request{Query: q, Count: 10, Region: "JP"}, url.Values{"count": {"10"}, "country": {"JP"}}},
-		{"the region US is the country US", engine.Request{Query: q, Count: 10, Region: "US"}, url.Values{"count": {"10"}, "country": {"US"}}},
-		{"a region Brave lacks is every country", engine.Request{Query: q, Count: 10, Region: "GR"}, url.Values{"count": {"10"}, "country": {"ALL"}}},
-		{"a day is pd", engine.Request{Query: q, Count: 10, TimeRange: "day"}, url.Values{"count": {"10"}, "freshness": {"pd"}}},
-		{"a week is pw", engine.Request{Query: q, Count: 10, TimeRange: "week"}, url.Values{"count": {"10"}, "freshness": {"pw"}}},
-		{"a month is pm", engine.Request{Query: q, Count: 10, TimeRange: "month"}, url.Values{"count": {"10"}, "freshness": {"pm"}}},
-		{"a year is py", engine.Request{Query: q, Count: 10, TimeRange: "year"}, url.Values{"count": {"10"}, "freshness": {"py"}}},
-		{"everything at once", engine.Request{Query: q, Count: 10, Language: "ja", Region: "JP", SafeSearch: "strict", TimeRange: "week"},
-			url.Values{"count": {"10"}, "search_lang": {"jp"}, "country": {"JP"}, "safesearch": {"strict"}, "freshness": {"pw"}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := askOnce(t, tt.req)
-			want := url.Values{"q": {q}, "result_filter": {"web"}}
-			for k, v := range tt.want {
-				want[k] = v
-			}
-			if g := got.URL.Query(); !reflect.DeepEqual(g, want) {
-				t.Errorf("query = %v, want %v", g, want)
-			}
-		})
-	}
+	enginetest.QueryCases(t, askOnce, url.Values{"q": {q}, "result_filter": {"web"}}, []enginetest.QueryCase{
+		{Name: "LIM-S3 results are asked", Req: engine.Request{Query: q, Count: limits.S3ResultsPerEngine}, Want: url.Values{"count": {"10"}}},
+		{Name: "no count asks LIM-S3", Req: engine.Request{Query: q}, Want: url.Values{"count": {"10"}}},
+		{Name: "a count of 20 is asked as 20", Req: engine.Request{Query: q, Count: 20}, Want: url.Values{"count": {"20"}}},
+		{Name: "a count just over Brave's 20 is lowered", Req: engine.Request{Query: q, Count: 21}, Want: url.Values{"count": {"20"}}},
+		{Name: "safe search off", Req: engine.Request{Query: q, Count: 10, SafeSearch: "off"}, Want: url.Values{"count": {"10"}, "safesearch": {"off"}}},
+		{Name: "safe search moderate", Req: engine.Request{Query: q, Count: 10, SafeSearch: "moderate"}, Want: url.Values{"count": {"10"}, "safesearch": {"moderate"}}},
+		{Name: "safe search strict", Req: engine.Request{Query: q, Count: 10, SafeSearch: "strict"}, Want: url.Values{"count": {"10"}, "safesearch": {"strict"}}},
+		{Name: "an unknown safe search is left to Brave", Req: engine.Request{Query: q, Count: 10, SafeSearch: "extreme"}, Want: url.Values{"count": {"10"}}},
+		{Name: "a region Brave has is its country", Req: engine.Request{Query: q, Count: 10, Region: "JP"}, Want: url.Values{"count": {"10"}, "country": {"JP"}}},
+		{Name: "the region US is the country US", Req: engine.Request{Query: q, Count: 10, Region: "US"}, Want: url.Values{"count": {"10"}, "country": {"US"}}},
+		{Name: "a region Brave lacks is every country", Req: engine.Request{Query: q, Count: 10, Region: "GR"}, Want: url.Values{"count": {"10"}, "country": {"ALL"}}},
+		{Name: "a day is pd", Req: engine.Request{Query: q, Count: 10, TimeRange: "day"}, Want: url.Values{"count": {"10"}, "freshness": {"pd"}}},
+		{Name: "a week is pw", Req: engine.Request{Query: q, Count: 10, TimeRange: "week"}, Want: url.Values{"count": {"10"}, "freshness": {"pw"}}},
+		{Name: "a month is pm", Req: engine.Request{Query: q, Count: 10, TimeRange: "month"}, Want: url.Values{"count": {"10"}, "freshness": {"pm"}}},
+		{Name: "a year is py", Req: engine.Request{Query: q, Count: 10, TimeRange: "year"}, Want: url.Values{"count": {"10"}, "freshness": {"py"}}},
+		{Name: "everything at once", Req: engine.Request{Query: q, Count: 10, Language: "ja", Region: "JP", SafeSearch: "strict", TimeRange: "week"},
+			Want: url.Values{"count": {"10"}, "search_lang": {"jp"}, "country": {"JP"}, "safesearch": {"strict"}, "freshness": {"pw"}}},
+	})
 }
 
 func TestRequestHeaders(t *testing.T) {
-	r := askOnce(t, engine.Request{Query: "q", Count: 10})
-	if r.Method != http.MethodGet || r.URL.Path != "/prefix/res/v1/web/search" {
-		t.Errorf("request %s %s, want GET /prefix/res/v1/web/search", r.Method, r.URL.Path)
-	}
-	for k, want := range map[string]string{
+	enginetest.AssertRequest(t, askOnce(t, engine.Request{Query: "q", Count: 10}), searchPath, map[string]string{
 		"X-Subscription-Token": testKey,
 		"Accept":               "application/json",
 		"User-Agent":           enginetest.UserAgent,
-	} {
-		if got := r.Header.Get(k); got != want {
-			t.Errorf("%s = %q, want %q", k, got, want)
-		}
-	}
+	})
 }
 
 func TestSearchLang(t *testing.T) {
@@ -141,20 +117,9 @@ func TestSearchLang(t *testing.T) {
 // TestDefaultEndpoint checks the URL asked without an endpoint, with a
 // client that never leaves the process.
 func TestDefaultEndpoint(t *testing.T) {
-	d, err := New(engine.Config{Credential: testKey, UserAgent: enginetest.UserAgent})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := &enginetest.Recorder{}
-	c := &http.Client{Transport: rec.Transport(enginetest.Canned{Status: http.StatusOK, Header: headerSet(t, "200 OK (Free plan"), Body: enginetest.Fixture(t, "brave-web.json")})}
-	if _, err := d.Search(context.Background(), c, engine.Request{Query: "q", Count: 10}); err != nil {
-		t.Fatal(err)
-	}
-	u := *rec.Requests()[0].URL
-	u.RawQuery = ""
-	if want := "https://api.search.brave.com/res/v1/web/search"; u.String() != want {
-		t.Errorf("asked %s, want %s", u.String(), want)
-	}
+	enginetest.EndpointPath(t, New, engine.Config{Credential: testKey, UserAgent: enginetest.UserAgent}, enginetest.Canned{Status: http.StatusOK, Header: headerSet(t, "200 OK (Free plan"), Body: enginetest.Fixture(t, "brave-web.json")}, map[string]string{
+		"": "https://api.search.brave.com/res/v1/web/search",
+	})
 }
 
 func TestResults(t *testing.T) {
@@ -214,85 +179,53 @@ func TestTitleAsMarkup(t *testing.T) {
 }
 
 func TestEmpty(t *testing.T) {
-	tests := []struct {
-		name string
-		body string
-	}{
-		{"a search answer without web results", `{"type":"search","query":{"original":"q","more_results_available":false}}`},
-		{"an empty web result list", `{"type":"search","web":{"type":"search","results":[],"family_friendly":true}}`},
-		{"web results without type", `{"web":{"results":[]}}`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: []byte(tt.body)})
-			res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
-			if err != nil || len(res) != 0 {
-				t.Fatalf("Search = %v, %v; want no result and no error", res, err)
-			}
-		})
-	}
+	enginetest.Empty(t, searchPath, jsonHeader(), newDriver, map[string]string{
+		"a search answer without web results": `{"type":"search","query":{"original":"q","more_results_available":false}}`,
+		"an empty web result list":            `{"type":"search","web":{"type":"search","results":[],"family_friendly":true}}`,
+		"web results without type":            `{"web":{"results":[]}}`,
+	})
 }
 
 func TestErrors(t *testing.T) {
 	rate := headerSet(t, "429 per-second")
 	quota := headerSet(t, "429 monthly")
 	plain := headerSet(t, "422 bad token")
-	with := func(h http.Header, kv ...string) http.Header {
-		h = h.Clone()
-		for i := 0; i+1 < len(kv); i += 2 {
-			h.Set(kv[i], kv[i+1])
-		}
-		return h
-	}
+	with := enginetest.With
 	htmlType := http.Header{"Content-Type": {"text/html; charset=utf-8"}}
 	web := string(enginetest.Fixture(t, "brave-web.json"))
-	tests := []struct {
-		name   string
-		status int
-		header http.Header
-		body   string
-		class  response.EngineClass
-		retry  time.Duration
-	}{
-		{"RATE_LIMITED waits for the per-second window (reset 1)", 429, rate, string(enginetest.Fixture(t, "brave-429.json")), response.ClassRateLimited, time.Second},
-		{"QUOTA_LIMITED waits for the monthly window, capped at an hour", 429, quota, string(enginetest.Fixture(t, "brave-429-quota.json")), response.ClassRateLimited, time.Hour},
-		{"QUOTA_LIMITED with the month ending in 30 min waits 30 min", 429, with(quota, "X-RateLimit-Reset", "1, 1800"), string(enginetest.Fixture(t, "brave-429-quota.json")), response.ClassRateLimited, 30 * time.Minute},
-		{"QUOTA_LIMITED without a monthly window falls back to Retry-After", 429, with(plain, "X-RateLimit-Reset", "1", "Retry-After", "120"), string(enginetest.Fixture(t, "brave-429-quota.json")), response.ClassRateLimited, 2 * time.Minute},
-		{"RATE_LIMITED without rate-limit headers takes Retry-After", 429, with(plain, "Retry-After", "7"), string(enginetest.Fixture(t, "brave-429.json")), response.ClassRateLimited, 7 * time.Second},
-		{"RATE_LIMITED without any wait header waits nothing", 429, plain, string(enginetest.Fixture(t, "brave-429.json")), response.ClassRateLimited, 0},
-		{"a 429 without a body waits for the per-second window", 429, with(htmlType, "X-RateLimit-Reset", "2, 100"), "Too Many Requests", response.ClassRateLimited, 2 * time.Second},
-		{"a RATE_LIMITED body at 200 is rate limited", 200, rate, string(enginetest.Fixture(t, "brave-429.json")), response.ClassRateLimited, time.Second},
-		{"SUBSCRIPTION_TOKEN_INVALID (422) is unauthorized", 422, plain, string(enginetest.Fixture(t, "brave-422-token.json")), response.ClassUnauthorized, 0},
-		{"a missing key header (422 VALIDATION) is unauthorized", 422, plain, string(enginetest.Fixture(t, "brave-422-missing-token.json")), response.ClassUnauthorized, 0},
-		{"a parameter VALIDATION (422) is a bad response", 422, plain, string(enginetest.Fixture(t, "brave-422-validation.json")), response.ClassBadResponse, 0},
-		{"OPTION_NOT_IN_PLAN (400) is unauthorized", 400, plain, string(enginetest.Fixture(t, "brave-400-option-not-in-plan.json")), response.ClassUnauthorized, 0},
-		{"OPTION_NOT_IN_PLAN at 422 is unauthorized", 422, plain, string(enginetest.Fixture(t, "brave-400-option-not-in-plan.json")), response.ClassUnauthorized, 0},
-		{"the published errors-array shape is read", 422, plain, `{"type":"ErrorResponse","errors":[{"code":"SUBSCRIPTION_TOKEN_INVALID","detail":"x"}]}`, response.ClassUnauthorized, 0},
-		{"SUBSCRIPTION_NOT_FOUND (404) is unauthorized", 404, plain, `{"type":"ErrorResponse","error":{"status":404,"code":"SUBSCRIPTION_NOT_FOUND","detail":"No subscription found."}}`, response.ClassUnauthorized, 0},
-		{"NOT_FOUND (404) is a bad response", 404, plain, `{"type":"ErrorResponse","error":{"status":404,"code":"NOT_FOUND"}}`, response.ClassBadResponse, 0},
-		{"an unknown code at 422 is a bad response", 422, plain, `{"type":"ErrorResponse","error":{"code":"SOMETHING_NEW"}}`, response.ClassBadResponse, 0},
-		{"a 401 without a body is unauthorized", 401, plain, "", response.ClassUnauthorized, 0},
-		{"a 403 page is unauthorized", 403, htmlType, "<html>Forbidden</html>", response.ClassUnauthorized, 0},
-		{"a 500 is a server error", 500, htmlType, "<html>oops</html>", response.ClassServerError, 0},
-		{"a 503 with Retry-After is a server error with its wait", 503, with(htmlType, "Retry-After", "30"), "busy", response.ClassServerError, 30 * time.Second},
-		{"an error body of unknown code at 502 is a server error", 502, plain, `{"type":"ErrorResponse","error":{"code":"UPSTREAM"}}`, response.ClassServerError, 0},
-		{"an error body without a code at 200 is a bad response", 200, plain, `{"type":"ErrorResponse","time":1}`, response.ClassBadResponse, 0},
-		{"HTML at 200 is a bad response", 200, htmlType, "<!DOCTYPE html><html><body>Just a moment...</body></html>", response.ClassBadResponse, 0},
-		{"truncated JSON is a bad response", 200, jsonHeader(), web[:len(web)/2], response.ClassBadResponse, 0},
-		{"an empty body is a bad response", 200, jsonHeader(), "", response.ClassBadResponse, 0},
-		{"JSON null is a bad response", 200, jsonHeader(), "null", response.ClassBadResponse, 0},
-		{"a JSON array is a bad response", 200, jsonHeader(), "[]", response.ClassBadResponse, 0},
-		{"an empty object is a bad response", 200, jsonHeader(), "{}", response.ClassBadResponse, 0},
-		{"web results of the wrong type are a bad response", 200, jsonHeader(), `{"type":"search","web":{"results":{"url":"x"}}}`, response.ClassBadResponse, 0},
-		{"a body just over 2 MiB is too large", 200, jsonHeader(), strings.Repeat(" ", 2<<20+1), response.ClassTooLarge, 0},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: tt.status, Header: tt.header, Body: []byte(tt.body)})
-			res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
-			assertClass(t, res, err, tt.class, tt.retry)
-		})
-	}
+	enginetest.StatusCases(t, searchPath, newDriver, []enginetest.StatusCase{
+		{Name: "RATE_LIMITED waits for the per-second window (reset 1)", Status: 429, Header: rate, Body: string(enginetest.Fixture(t, "brave-429.json")), Class: response.ClassRateLimited, Retry: time.Second},
+		{Name: "QUOTA_LIMITED waits for the monthly window, capped at an hour", Status: 429, Header: quota, Body: string(enginetest.Fixture(t, "brave-429-quota.json")), Class: response.ClassRateLimited, Retry: time.Hour},
+		{Name: "QUOTA_LIMITED with the month ending in 30 min waits 30 min", Status: 429, Header: with(quota, "X-RateLimit-Reset", "1, 1800"), Body: string(enginetest.Fixture(t, "brave-429-quota.json")), Class: response.ClassRateLimited, Retry: 30 * time.Minute},
+		{Name: "QUOTA_LIMITED without a monthly window falls back to Retry-After", Status: 429, Header: with(plain, "X-RateLimit-Reset", "1", "Retry-After", "120"), Body: string(enginetest.Fixture(t, "brave-429-quota.json")), Class: response.ClassRateLimited, Retry: 2 * time.Minute},
+		{Name: "RATE_LIMITED without rate-limit headers takes Retry-After", Status: 429, Header: with(plain, "Retry-After", "7"), Body: string(enginetest.Fixture(t, "brave-429.json")), Class: response.ClassRateLimited, Retry: 7 * time.Second},
+		{Name: "RATE_LIMITED without any wait header waits nothing", Status: 429, Header: plain, Body: string(enginetest.Fixture(t, "brave-429.json")), Class: response.ClassRateLimited},
+		{Name: "a 429 without a body waits for the per-second window", Status: 429, Header: with(htmlType, "X-RateLimit-Reset", "2, 100"), Body: "Too Many Requests", Class: response.ClassRateLimited, Retry: 2 * time.Second},
+		{Name: "a RATE_LIMITED body at 200 is rate limited", Status: 200, Header: rate, Body: string(enginetest.Fixture(t, "brave-429.json")), Class: response.ClassRateLimited, Retry: time.Second},
+		{Name: "SUBSCRIPTION_TOKEN_INVALID (422) is unauthorized", Status: 422, Header: plain, Body: string(enginetest.Fixture(t, "brave-422-token.json")), Class: response.ClassUnauthorized},
+		{Name: "a missing key header (422 VALIDATION) is unauthorized", Status: 422, Header: plain, Body: string(enginetest.Fixture(t, "brave-422-missing-token.json")), Class: response.ClassUnauthorized},
+		{Name: "a parameter VALIDATION (422) is a bad response", Status: 422, Header: plain, Body: string(enginetest.Fixture(t, "brave-422-validation.json")), Class: response.ClassBadResponse},
+		{Name: "OPTION_NOT_IN_PLAN (400) is unauthorized", Status: 400, Header: plain, Body: string(enginetest.Fixture(t, "brave-400-option-not-in-plan.json")), Class: response.ClassUnauthorized},
+		{Name: "OPTION_NOT_IN_PLAN at 422 is unauthorized", Status: 422, Header: plain, Body: string(enginetest.Fixture(t, "brave-400-option-not-in-plan.json")), Class: response.ClassUnauthorized},
+		{Name: "the published errors-array shape is read", Status: 422, Header: plain, Body: `{"type":"ErrorResponse","errors":[{"code":"SUBSCRIPTION_TOKEN_INVALID","detail":"x"}]}`, Class: response.ClassUnauthorized},
+		{Name: "SUBSCRIPTION_NOT_FOUND (404) is unauthorized", Status: 404, Header: plain, Body: `{"type":"ErrorResponse","error":{"status":404,"code":"SUBSCRIPTION_NOT_FOUND","detail":"No subscription found."}}`, Class: response.ClassUnauthorized},
+		{Name: "NOT_FOUND (404) is a bad response", Status: 404, Header: plain, Body: `{"type":"ErrorResponse","error":{"status":404,"code":"NOT_FOUND"}}`, Class: response.ClassBadResponse},
+		{Name: "an unknown code at 422 is a bad response", Status: 422, Header: plain, Body: `{"type":"ErrorResponse","error":{"code":"SOMETHING_NEW"}}`, Class: response.ClassBadResponse},
+		{Name: "a 401 without a body is unauthorized", Status: 401, Header: plain, Body: "", Class: response.ClassUnauthorized},
+		{Name: "a 403 page is unauthorized", Status: 403, Header: htmlType, Body: "<html>Forbidden</html>", Class: response.ClassUnauthorized},
+		{Name: "a 500 is a server error", Status: 500, Header: htmlType, Body: "<html>oops</html>", Class: response.ClassServerError},
+		{Name: "a 503 with Retry-After is a server error with its wait", Status: 503, Header: with(htmlType, "Retry-After", "30"), Body: "busy", Class: response.ClassServerError, Retry: 30 * time.Second},
+		{Name: "an error body of unknown code at 502 is a server error", Status: 502, Header: plain, Body: `{"type":"ErrorResponse","error":{"code":"UPSTREAM"}}`, Class: response.ClassServerError},
+		{Name: "an error body without a code at 200 is a bad response", Status: 200, Header: plain, Body: `{"type":"ErrorResponse","time":1}`, Class: response.ClassBadResponse},
+		{Name: "HTML at 200 is a bad response", Status: 200, Header: htmlType, Body: "<!DOCTYPE html><html><body>Just a moment...</body></html>", Class: response.ClassBadResponse},
+		{Name: "truncated JSON is a bad response", Status: 200, Header: jsonHeader(), Body: web[:len(web)/2], Class: response.ClassBadResponse},
+		{Name: "an empty body is a bad response", Status: 200, Header: jsonHeader(), Body: "", Class: response.ClassBadResponse},
+		{Name: "JSON null is a bad response", Status: 200, Header: jsonHeader(), Body: "null", Class: response.ClassBadResponse},
+		{Name: "a JSON array is a bad response", Status: 200, Header: jsonHeader(), Body: "[]", Class: response.ClassBadResponse},
+		{Name: "an empty object is a bad response", Status: 200, Header: jsonHeader(), Body: "{}", Class: response.ClassBadResponse},
+		{Name: "web results of the wrong type are a bad response", Status: 200, Header: jsonHeader(), Body: `{"type":"search","web":{"results":{"url":"x"}}}`, Class: response.ClassBadResponse},
+		{Name: "a body just over 2 MiB is too large", Status: 200, Header: jsonHeader(), Body: strings.Repeat(" ", 2<<20+1), Class: response.ClassTooLarge},
+	}, testKey)
 }
 
 // TestErrorsKeepProviderText checks that no provider text but a short
@@ -300,34 +233,16 @@ func TestErrors(t *testing.T) {
 func TestErrorsKeepProviderText(t *testing.T) {
 	detail := strings.Repeat("Request rate limit exceeded for plan ", 10)
 	body := `{"type":"ErrorResponse","error":{"code":"` + strings.Repeat("X", 500) + `","detail":"` + detail + `"}}`
-	srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: 422, Header: jsonHeader(), Body: []byte(body)})
-	_, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
-	if err == nil {
-		t.Fatal("no error")
-	}
-	if msg := err.Error(); strings.Contains(msg, "exceeded") || strings.Contains(msg, testKey) || len(msg) > 200 {
-		t.Errorf("error %q carries provider text or the key, or is longer than 200", msg)
-	}
+	enginetest.ErrorsKeepProviderText(t, searchPath, jsonHeader(), newDriver, []enginetest.TextCase{
+		{Name: "a long code and detail (422)", Status: 422, Body: body, Drop: []string{"exceeded", testKey}},
+	})
 }
 
 func TestRefusedWithoutRequest(t *testing.T) {
-	tests := []struct {
-		name string
-		req  engine.Request
-	}{
-		{"a language Brave lacks", engine.Request{Query: "q", Count: 10, Language: "sw"}},
-		{"an unknown time range", engine.Request{Query: "q", Count: 10, TimeRange: "decade"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv, rec := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "brave-web.json")})
-			res, err := enginetest.Search(t, newDriver(t, srv.URL), tt.req)
-			assertClass(t, res, err, response.ClassBadResponse, 0)
-			if n := len(rec.Requests()); n != 0 {
-				t.Errorf("%d requests sent, want none", n)
-			}
-		})
-	}
+	enginetest.RefusedWithoutRequest(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "brave-web.json")}, newDriver, map[string]engine.Request{
+		"a language Brave lacks": {Query: "q", Count: 10, Language: "sw"},
+		"an unknown time range":  {Query: "q", Count: 10, TimeRange: "decade"},
+	}, testKey)
 }
 
 func TestResetAfter(t *testing.T) {
@@ -387,11 +302,7 @@ func TestDate(t *testing.T) {
 // askOnce sends req to a fake and returns the request it received.
 func askOnce(t *testing.T, req engine.Request) *http.Request {
 	t.Helper()
-	srv, rec := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: headerSet(t, "200 OK (Free plan"), Body: enginetest.Fixture(t, "brave-web.json")})
-	if _, err := enginetest.Search(t, newDriver(t, srv.URL), req); err != nil {
-		t.Fatal(err)
-	}
-	return rec.One(t)
+	return enginetest.AskOnce(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: headerSet(t, "200 OK (Free plan"), Body: enginetest.Fixture(t, "brave-web.json")}, newDriver, req)
 }
 
 // assertClass checks that err is an *engine.Error of class c with wait

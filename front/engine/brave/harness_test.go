@@ -14,10 +14,7 @@ import (
 const testKey = "BSA-test-key-0123456789"
 
 // newDriver builds a driver at the endpoint url+enginetest.Prefix.
-func newDriver(t *testing.T, url string) engine.Driver {
-	t.Helper()
-	return enginetest.NewDriver(t, New, url, engine.Config{ID: "brave", Credential: testKey, UserAgent: enginetest.UserAgent, Languages: []string{"en"}})
-}
+var newDriver = enginetest.Builder(New, engine.Config{ID: "brave", Credential: testKey, UserAgent: enginetest.UserAgent, Languages: []string{"en"}})
 
 // headerSets returns the header sets of testdata/brave-headers.txt by the
 // title of their section, its first "## " line ("429 per-second burst
@@ -72,6 +69,4 @@ func headerSet(t testing.TB, prefix string) http.Header {
 }
 
 // jsonHeader is the Content-Type of a Brave answer.
-func jsonHeader() http.Header {
-	return http.Header{"Content-Type": {"application/json"}}
-}
+var jsonHeader = enginetest.ContentType("application/json")

@@ -57,50 +57,34 @@ func TestProperties(t *testing.T) {
 
 func TestRequest(t *testing.T) {
 	const q = "golang http client timeout"
-	tests := []struct {
-		name string
-		req  engine.Request
-		want url.Values // besides q
-	}{
-		{"nothing but the query", engine.Request{Query: q, Count: 10}, url.Values{}},
-		{"English, no region, is the US market", engine.Request{Query: q, Count: 10, Language: "en"}, url.Values{"kl": {"us-en"}}},
-		{"English in the UK", engine.Request{Query: q, Count: 10, Language: "en", Region: "GB"}, url.Values{"kl": {"uk-en"}}},
-		{"the language's region wins over the configured one", engine.Request{Query: q, Count: 10, Language: "en-gb", Region: "US"}, url.Values{"kl": {"uk-en"}}},
-		{"Japanese is jp-jp", engine.Request{Query: q, Count: 10, Language: "ja", Region: "JP"}, url.Values{"kl": {"jp-jp"}}},
-		{"Japanese with a region without it is Japan's market", engine.Request{Query: q, Count: 10, Language: "ja", Region: "US"}, url.Values{"kl": {"jp-jp"}}},
-		{"Spanish in the US", engine.Request{Query: q, Count: 10, Language: "es", Region: "US"}, url.Values{"kl": {"ue-es"}}},
-		{"French in Switzerland", engine.Request{Query: q, Count: 10, Language: "fr", Region: "CH"}, url.Values{"kl": {"ch-fr"}}},
-		{"Brazilian Portuguese", engine.Request{Query: q, Count: 10, Language: "pt-br"}, url.Values{"kl": {"br-pt"}}},
-		{"traditional Chinese", engine.Request{Query: q, Count: 10, Language: "zh-hant"}, url.Values{"kl": {"tw-tzh"}}},
-		{"Chinese in Hong Kong", engine.Request{Query: q, Count: 10, Language: "zh-hk"}, url.Values{"kl": {"hk-tzh"}}},
-		{"Chinese is China's market", engine.Request{Query: q, Count: 10, Language: "zh"}, url.Values{"kl": {"cn-zh"}}},
-		{"Norwegian Bokmål is no-no", engine.Request{Query: q, Count: 10, Language: "nb"}, url.Values{"kl": {"no-no"}}},
-		{"a region alone is its first market", engine.Request{Query: q, Count: 10, Region: "CH"}, url.Values{"kl": {"ch-de"}}},
-		{"a region without a market alone sends no kl", engine.Request{Query: q, Count: 10, Region: "AQ"}, url.Values{}},
-		{"a day is df=d", engine.Request{Query: q, Count: 10, TimeRange: "day"}, url.Values{"df": {"d"}}},
-		{"a week is df=w", engine.Request{Query: q, Count: 10, TimeRange: "week"}, url.Values{"df": {"w"}}},
-		{"a month is df=m", engine.Request{Query: q, Count: 10, TimeRange: "month"}, url.Values{"df": {"m"}}},
-		{"a year is df=y", engine.Request{Query: q, Count: 10, TimeRange: "year"}, url.Values{"df": {"y"}}},
-		{"safe search is not sent", engine.Request{Query: q, Count: 10, SafeSearch: "strict"}, url.Values{}},
-		{"a count is not sent", engine.Request{Query: q, Count: 3}, url.Values{}},
-		{"everything at once", engine.Request{Query: q, Count: 10, Language: "de", Region: "AT", SafeSearch: "off", TimeRange: "month"},
-			url.Values{"kl": {"at-de"}, "df": {"m"}}},
-		{"a query of markup and non-ASCII is sent as it is", engine.Request{Query: `東京 "tower" & <b> a+b=c #1 100%`, Count: 10},
-			url.Values{"q": {`東京 "tower" & <b> a+b=c #1 100%`}}},
-		{"a !bang is quoted", engine.Request{Query: "!w  golang", Count: 10}, url.Values{"q": {"'!w' golang"}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := askOnce(t, tt.req)
-			want := url.Values{"q": {q}}
-			for k, v := range tt.want {
-				want[k] = v
-			}
-			if g := got.URL.Query(); !reflect.DeepEqual(g, want) {
-				t.Errorf("query = %v, want %v", g, want)
-			}
-		})
-	}
+	enginetest.QueryCases(t, askOnce, url.Values{"q": {q}}, []enginetest.QueryCase{
+		{Name: "nothing but the query", Req: engine.Request{Query: q, Count: 10}},
+		{Name: "English, no region, is the US market", Req: engine.Request{Query: q, Count: 10, Language: "en"}, Want: url.Values{"kl": {"us-en"}}},
+		{Name: "English in the UK", Req: engine.Request{Query: q, Count: 10, Language: "en", Region: "GB"}, Want: url.Values{"kl": {"uk-en"}}},
+		{Name: "the language's region wins over the configured one", Req: engine.Request{Query: q, Count: 10, Language: "en-gb", Region: "US"}, Want: url.Values{"kl": {"uk-en"}}},
+		{Name: "Japanese is jp-jp", Req: engine.Request{Query: q, Count: 10, Language: "ja", Region: "JP"}, Want: url.Values{"kl": {"jp-jp"}}},
+		{Name: "Japanese with a region without it is Japan's market", Req: engine.Request{Query: q, Count: 10, Language: "ja", Region: "US"}, Want: url.Values{"kl": {"jp-jp"}}},
+		{Name: "Spanish in the US", Req: engine.Request{Query: q, Count: 10, Language: "es", Region: "US"}, Want: url.Values{"kl": {"ue-es"}}},
+		{Name: "French in Switzerland", Req: engine.Request{Query: q, Count: 10, Language: "fr", Region: "CH"}, Want: url.Values{"kl": {"ch-fr"}}},
+		{Name: "Brazilian Portuguese", Req: engine.Request{Query: q, Count: 10, Language: "pt-br"}, Want: url.Values{"kl": {"br-pt"}}},
+		{Name: "traditional Chinese", Req: engine.Request{Query: q, Count: 10, Language: "zh-hant"}, Want: url.Values{"kl": {"tw-tzh"}}},
+		{Name: "Chinese in Hong Kong", Req: engine.Request{Query: q, Count: 10, Language: "zh-hk"}, Want: url.Values{"kl": {"hk-tzh"}}},
+		{Name: "Chinese is China's market", Req: engine.Request{Query: q, Count: 10, Language: "zh"}, Want: url.Values{"kl": {"cn-zh"}}},
+		{Name: "Norwegian Bokmål is no-no", Req: engine.Request{Query: q, Count: 10, Language: "nb"}, Want: url.Values{"kl": {"no-no"}}},
+		{Name: "a region alone is its first market", Req: engine.Request{Query: q, Count: 10, Region: "CH"}, Want: url.Values{"kl": {"ch-de"}}},
+		{Name: "a region without a market alone sends no kl", Req: engine.Request{Query: q, Count: 10, Region: "AQ"}},
+		{Name: "a day is df=d", Req: engine.Request{Query: q, Count: 10, TimeRange: "day"}, Want: url.Values{"df": {"d"}}},
+		{Name: "a week is df=w", Req: engine.Request{Query: q, Count: 10, TimeRange: "week"}, Want: url.Values{"df": {"w"}}},
+		{Name: "a month is df=m", Req: engine.Request{Query: q, Count: 10, TimeRange: "month"}, Want: url.Values{"df": {"m"}}},
+		{Name: "a year is df=y", Req: engine.Request{Query: q, Count: 10, TimeRange: "year"}, Want: url.Values{"df": {"y"}}},
+		{Name: "safe search is not sent", Req: engine.Request{Query: q, Count: 10, SafeSearch: "strict"}},
+		{Name: "a count is not sent", Req: engine.Request{Query: q, Count: 3}},
+		{Name: "everything at once", Req: engine.Request{Query: q, Count: 10, Language: "de", Region: "AT", SafeSearch: "off", TimeRange: "month"},
+			Want: url.Values{"kl": {"at-de"}, "df": {"m"}}},
+		{Name: "a query of markup and non-ASCII is sent as it is", Req: engine.Request{Query: `東京 "tower" & <b> a+b=c #1 100%`, Count: 10},
+			Want: url.Values{"q": {`東京 "tower" & <b> a+b=c #1 100%`}}},
+		{Name: "a !bang is quoted", Req: engine.Request{Query: "!w  golang", Count: 10}, Want: url.Values{"q": {"'!w' golang"}}},
+	})
 }
 
 // TestQueryEscaping checks the query's percent-encoding on the wire: no
@@ -350,85 +334,46 @@ func TestCount(t *testing.T) {
 	for i := range 25 {
 		hits = append(hits, hit(fmt.Sprintf("//duckduckgo.com/l/?uddg=https%%3A%%2F%%2Fexample.org%%2F%d&amp;rut=x", i), fmt.Sprintf("r%d", i), "s", ""))
 	}
-	body := resultsPage(hits...)
-	tests := []struct {
-		name  string
-		count int
-		want  int
-	}{
-		{"LIM-S3 asked, LIM-S3 kept", limits.S3ResultsPerEngine, 10},
-		{"no count keeps LIM-S3", 0, 10},
-		{"one asked, one kept", 1, 1},
-		{"more asked than sent keeps what was sent", 30, 25},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: htmlHeader(), Body: []byte(body)})
-			res, err := enginetest.Search(t, newDriver(t, srv.URL), engine.Request{Query: "q", Count: tt.count})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(res) != tt.want {
-				t.Fatalf("%d results, want %d", len(res), tt.want)
-			}
-			for i, r := range res {
-				if want := fmt.Sprintf("https://example.org/%d", i); r.URL != want {
-					t.Errorf("result %d is %s, want %s", i, r.URL, want)
-				}
-			}
-		})
-	}
+	enginetest.Count(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: htmlHeader(), Body: []byte(resultsPage(hits...))}, newDriver,
+		func(i int) string { return fmt.Sprintf("https://example.org/%d", i) })
 }
 
 func TestErrors(t *testing.T) {
 	results := string(enginetest.Fixture(t, "ddg-html.html"))
 	anomaly := string(enginetest.Fixture(t, "ddg-anomaly.html"))
+	with := enginetest.With
 	withBody := func(inner string) string {
 		return strings.Replace(results, `<body class="body--html">`, `<body class="body--html">`+inner, 1)
 	}
-	tests := []struct {
-		name   string
-		status int
-		header http.Header
-		body   string
-		class  response.EngineClass
-		retry  time.Duration
-	}{
-		{"the challenge at 202 is blocked", 202, htmlHeader(), anomaly, response.ClassBlocked, 0},
-		{"the challenge at 200 is blocked", 200, htmlHeader(), anomaly, response.ClassBlocked, 0},
-		{"any 202 is blocked, even with results", 202, htmlHeader(), results, response.ClassBlocked, 0},
-		{"an empty 202 is blocked", 202, htmlHeader(), "", response.ClassBlocked, 0},
-		{"a 403 is blocked", 403, htmlHeader(), "<html>Forbidden</html>", response.ClassBlocked, 0},
-		{"the challenge at 418 is blocked", 418, htmlHeader(), anomaly, response.ClassBlocked, 0},
-		{"a results page holding the challenge form is blocked", 200, htmlHeader(), withBody(`<form id="challenge-form" action="//duckduckgo.com/anomaly.js"></form>`), response.ClassBlocked, 0},
-		{"a 429 is rate limited without a wait", 429, htmlHeader(), "Too Many Requests", response.ClassRateLimited, 0},
-		{"a 429 with Retry-After waits for it", 429, with(htmlHeader(), "Retry-After", "90"), anomaly, response.ClassRateLimited, 90 * time.Second},
-		{"a Retry-After over an hour is capped", 429, with(htmlHeader(), "Retry-After", "86400"), "", response.ClassRateLimited, time.Hour},
-		{"a 500 is a server error", 500, htmlHeader(), "<html>error</html>", response.ClassServerError, 0},
-		{"a 502 is a server error", 502, htmlHeader(), "<html>Bad Gateway</html>", response.ClassServerError, 0},
-		{"a 503 with Retry-After is a server error with its wait", 503, with(htmlHeader(), "Retry-After", "30"), "busy", response.ClassServerError, 30 * time.Second},
-		{"a 404 is a bad response", 404, htmlHeader(), "<html>Not Found</html>", response.ClassBadResponse, 0},
-		{"a redirect (a !bang) is a bad response", 303, with(htmlHeader(), "Location", "https://en.wikipedia.org/wiki/Go"), "", response.ClassBadResponse, 0},
-		{"garbage is a parse failure", 200, htmlHeader(), "\x00\xff\xfe garbage", response.ClassBadResponse, 0},
-		{"an empty page is a parse failure", 200, htmlHeader(), "", response.ClassBadResponse, 0},
-		{"JSON is a parse failure", 200, http.Header{"Content-Type": {"application/json"}}, `{"results": []}`, response.ClassBadResponse, 0},
-		{"a page without div#links is a parse failure", 200, htmlHeader(), strings.Replace(results, `id="links"`, `id="other"`, 1), response.ClassBadResponse, 0},
-		{"an empty div#links without the no-results card is a parse failure", 200, htmlHeader(), resultsPage(), response.ClassBadResponse, 0},
-		{"ads only is a parse failure", 200, htmlHeader(), resultsPage(`<div class="result result--ad"><a class="result__a" href="https://duckduckgo.com/y.js?ad_provider=x">ad</a></div>`), response.ClassBadResponse, 0},
-		{"renamed title links are a parse failure", 200, htmlHeader(), strings.ReplaceAll(results, "result__a", "result__link"), response.ClassBadResponse, 0},
-		{"a page nested deeper than maxDepth is a parse failure", 200, htmlHeader(), withBody(strings.Repeat("<div>", maxDepth)), response.ClassBadResponse, 0},
-		{"a page nested deeper than the parser takes is a parse failure", 200, htmlHeader(), withBody(strings.Repeat("<div>", 600)), response.ClassBadResponse, 0},
-		{"a page of more than maxNodes nodes is a parse failure", 200, htmlHeader(), withBody(strings.Repeat("<b></b>", maxNodes)), response.ClassBadResponse, 0},
-		{"the challenge nested too deep is still blocked", 200, htmlHeader(), strings.Replace(anomaly, "<body>", "<body>"+strings.Repeat("<div>", 600), 1), response.ClassBlocked, 0},
-		{"a body just over 1 MiB is too large", 200, htmlHeader(), results + strings.Repeat(" ", 1<<20+1-len(results)), response.ClassTooLarge, 0},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: tt.status, Header: tt.header, Body: []byte(tt.body)})
-			res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
-			enginetest.AssertClass(t, res, err, tt.class, tt.retry)
-		})
-	}
+	enginetest.StatusCases(t, searchPath, newDriver, []enginetest.StatusCase{
+		{Name: "the challenge at 202 is blocked", Status: 202, Header: htmlHeader(), Body: anomaly, Class: response.ClassBlocked},
+		{Name: "the challenge at 200 is blocked", Status: 200, Header: htmlHeader(), Body: anomaly, Class: response.ClassBlocked},
+		{Name: "any 202 is blocked, even with results", Status: 202, Header: htmlHeader(), Body: results, Class: response.ClassBlocked},
+		{Name: "an empty 202 is blocked", Status: 202, Header: htmlHeader(), Body: "", Class: response.ClassBlocked},
+		{Name: "a 403 is blocked", Status: 403, Header: htmlHeader(), Body: "<html>Forbidden</html>", Class: response.ClassBlocked},
+		{Name: "the challenge at 418 is blocked", Status: 418, Header: htmlHeader(), Body: anomaly, Class: response.ClassBlocked},
+		{Name: "a results page holding the challenge form is blocked", Status: 200, Header: htmlHeader(), Body: withBody(`<form id="challenge-form" action="//duckduckgo.com/anomaly.js"></form>`), Class: response.ClassBlocked},
+		{Name: "a 429 is rate limited without a wait", Status: 429, Header: htmlHeader(), Body: "Too Many Requests", Class: response.ClassRateLimited},
+		{Name: "a 429 with Retry-After waits for it", Status: 429, Header: with(htmlHeader(), "Retry-After", "90"), Body: anomaly, Class: response.ClassRateLimited, Retry: 90 * time.Second},
+		{Name: "a Retry-After over an hour is capped", Status: 429, Header: with(htmlHeader(), "Retry-After", "86400"), Body: "", Class: response.ClassRateLimited, Retry: time.Hour},
+		{Name: "a 500 is a server error", Status: 500, Header: htmlHeader(), Body: "<html>error</html>", Class: response.ClassServerError},
+		{Name: "a 502 is a server error", Status: 502, Header: htmlHeader(), Body: "<html>Bad Gateway</html>", Class: response.ClassServerError},
+		{Name: "a 503 with Retry-After is a server error with its wait", Status: 503, Header: with(htmlHeader(), "Retry-After", "30"), Body: "busy", Class: response.ClassServerError, Retry: 30 * time.Second},
+		{Name: "a 404 is a bad response", Status: 404, Header: htmlHeader(), Body: "<html>Not Found</html>", Class: response.ClassBadResponse},
+		{Name: "a redirect (a !bang) is a bad response", Status: 303, Header: with(htmlHeader(), "Location", "https://en.wikipedia.org/wiki/Go"), Body: "", Class: response.ClassBadResponse},
+		{Name: "garbage is a parse failure", Status: 200, Header: htmlHeader(), Body: "\x00\xff\xfe garbage", Class: response.ClassBadResponse},
+		{Name: "an empty page is a parse failure", Status: 200, Header: htmlHeader(), Body: "", Class: response.ClassBadResponse},
+		{Name: "JSON is a parse failure", Status: 200, Header: http.Header{"Content-Type": {"application/json"}}, Body: `{"results": []}`, Class: response.ClassBadResponse},
+		{Name: "a page without div#links is a parse failure", Status: 200, Header: htmlHeader(), Body: strings.Replace(results, `id="links"`, `id="other"`, 1), Class: response.ClassBadResponse},
+		{Name: "an empty div#links without the no-results card is a parse failure", Status: 200, Header: htmlHeader(), Body: resultsPage(), Class: response.ClassBadResponse},
+		{Name: "ads only is a parse failure", Status: 200, Header: htmlHeader(), Body: resultsPage(`<div class="result result--ad"><a class="result__a" href="https://duckduckgo.com/y.js?ad_provider=x">ad</a></div>`), Class: response.ClassBadResponse},
+		{Name: "renamed title links are a parse failure", Status: 200, Header: htmlHeader(), Body: strings.ReplaceAll(results, "result__a", "result__link"), Class: response.ClassBadResponse},
+		{Name: "a page nested deeper than maxDepth is a parse failure", Status: 200, Header: htmlHeader(), Body: withBody(strings.Repeat("<div>", maxDepth)), Class: response.ClassBadResponse},
+		{Name: "a page nested deeper than the parser takes is a parse failure", Status: 200, Header: htmlHeader(), Body: withBody(strings.Repeat("<div>", 600)), Class: response.ClassBadResponse},
+		{Name: "a page of more than maxNodes nodes is a parse failure", Status: 200, Header: htmlHeader(), Body: withBody(strings.Repeat("<b></b>", maxNodes)), Class: response.ClassBadResponse},
+		{Name: "the challenge nested too deep is still blocked", Status: 200, Header: htmlHeader(), Body: strings.Replace(anomaly, "<body>", "<body>"+strings.Repeat("<div>", 600), 1), Class: response.ClassBlocked},
+		{Name: "a body just over 1 MiB is too large", Status: 200, Header: htmlHeader(), Body: results + strings.Repeat(" ", 1<<20+1-len(results)), Class: response.ClassTooLarge},
+	})
 }
 
 // TestBoundaries checks that a page just within maxNodes and maxDepth
@@ -487,41 +432,23 @@ func TestTokenBound(t *testing.T) {
 // TestErrorsKeepProviderText checks that an error's message holds no
 // page text and no query.
 func TestErrorsKeepProviderText(t *testing.T) {
-	anomaly := enginetest.Fixture(t, "ddg-anomaly.html")
+	anomaly := string(enginetest.Fixture(t, "ddg-anomaly.html"))
+	var cases []enginetest.TextCase
 	for _, status := range []int{200, 202, 403, 418, 429, 500} {
-		srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: status, Header: htmlHeader(), Body: anomaly})
-		_, err := enginetest.Search(t, newDriver(t, srv.URL), engine.Request{Query: "secret-looking-query", Count: 10})
-		if err == nil {
-			t.Fatalf("HTTP %d: no error", status)
-		}
-		msg := err.Error()
-		for _, drop := range []string{"secret-looking-query", "bots use", "golang", "duck"} {
-			if strings.Contains(msg, drop) || len(msg) > 200 {
-				t.Errorf("HTTP %d: error %q holds %q or passes 200 bytes", status, msg, drop)
-			}
-		}
+		cases = append(cases, enginetest.TextCase{
+			Name: fmt.Sprintf("HTTP %d", status), Status: status, Body: anomaly, Query: "secret-looking-query",
+			Drop: []string{"secret-looking-query", "bots use", "golang", "duck"},
+		})
 	}
+	enginetest.ErrorsKeepProviderText(t, searchPath, htmlHeader(), newDriver, cases)
 }
 
 func TestRefusedWithoutRequest(t *testing.T) {
-	tests := []struct {
-		name string
-		req  engine.Request
-	}{
-		{"an unknown time range", engine.Request{Query: "q", Count: 10, TimeRange: "decade"}},
-		{"a language without a market", engine.Request{Query: "q", Count: 10, Language: "eo"}},
-		{"a query over 499 characters once its bangs are quoted", engine.Request{Query: strings.Repeat("!a ", 130), Count: 10}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv, rec := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: htmlHeader(), Body: enginetest.Fixture(t, "ddg-html.html")})
-			res, err := enginetest.Search(t, newDriver(t, srv.URL), tt.req)
-			enginetest.AssertClass(t, res, err, response.ClassBadResponse, 0)
-			if n := len(rec.Requests()); n != 0 {
-				t.Errorf("%d requests sent, want none", n)
-			}
-		})
-	}
+	enginetest.RefusedWithoutRequest(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: htmlHeader(), Body: enginetest.Fixture(t, "ddg-html.html")}, newDriver, map[string]engine.Request{
+		"an unknown time range":                                 {Query: "q", Count: 10, TimeRange: "decade"},
+		"a language without a market":                           {Query: "q", Count: 10, Language: "eo"},
+		"a query over 499 characters once its bangs are quoted": {Query: strings.Repeat("!a ", 130), Count: 10},
+	})
 }
 
 // TestFetchFailures checks that what engine.Fetch classifies reaches the
@@ -583,18 +510,5 @@ func TestDateOf(t *testing.T) {
 // askOnce sends req to a fake and returns the request it received.
 func askOnce(t *testing.T, req engine.Request) *http.Request {
 	t.Helper()
-	srv, rec := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: htmlHeader(), Body: enginetest.Fixture(t, "ddg-html.html")})
-	if _, err := enginetest.Search(t, newDriver(t, srv.URL), req); err != nil {
-		t.Fatal(err)
-	}
-	return rec.One(t)
-}
-
-// with returns a copy of h with the pairs kv set.
-func with(h http.Header, kv ...string) http.Header {
-	h = h.Clone()
-	for i := 0; i+1 < len(kv); i += 2 {
-		h.Set(kv[i], kv[i+1])
-	}
-	return h
+	return enginetest.AskOnce(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: htmlHeader(), Body: enginetest.Fixture(t, "ddg-html.html")}, newDriver, req)
 }

@@ -1,7 +1,6 @@
 package duckduckgo
 
 import (
-	"net/http"
 	"strings"
 	"testing"
 
@@ -13,15 +12,10 @@ import (
 
 // newDriver builds a driver at the endpoint url+enginetest.Prefix: the
 // driver must put /html/ under it.
-func newDriver(t *testing.T, url string) engine.Driver {
-	t.Helper()
-	return enginetest.NewDriver(t, New, url, engine.Config{ID: "duckduckgo", UserAgent: enginetest.UserAgent, Languages: []string{"en"}})
-}
+var newDriver = enginetest.Builder(New, enginetest.Config("duckduckgo"))
 
 // htmlHeader is the Content-Type of every page of the endpoint.
-func htmlHeader() http.Header {
-	return http.Header{"Content-Type": {"text/html; charset=UTF-8"}}
-}
+var htmlHeader = enginetest.ContentType("text/html; charset=UTF-8")
 
 // serve starts a fake endpoint answering status and the fixture file, and
 // asks it once.

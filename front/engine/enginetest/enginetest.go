@@ -2,19 +2,27 @@
 // engine serving fixtures and recording requests. It also holds what the
 // driver packages' tests share beyond the fake: fixture loading, driver
 // construction at an endpoint prefix, a plain client, the checks of a
-// classified failure and the seeds and checks of a parser's fuzz test.
+// classified failure, the test shapes every driver repeats (the query
+// sent, the endpoint's path, the count kept, a status table, what an
+// error's message keeps, the requests refused unsent) and the seeds and
+// checks of a parser's fuzz test.
 package enginetest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -22,6 +30,7 @@ import (
 	"github.com/rypsok/rypsok/front/engine"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/shared/contract"
+	"github.com/rypsok/rypsok/shared/limits"
 )
 
 // Prefix is the path of the fakes' endpoint: a driver must put its
@@ -145,13 +154,18 @@ func Blocking(t *testing.T, release <-chan struct{}) string {
 }
 
 // FetchFailures checks that what engine.Fetch classifies reaches a
-// driver's caller unchanged: an egress refusal is denied, a deadline
-// passed is a timeout. path is the provider's path the driver asks;
-// build makes the driver for a provider at url.
-func FetchFailures(t *testing.T, path string, build func(t *testing.T, url string) engine.Driver) {
+// driver's caller unchanged: an egress refusal (for the engine) is
+// denied, a deadline passed is a timeout. path is the provider's path
+// the driver asks; build makes the driver for a provider at url.
+func FetchFailures[D engine.Driver](t *testing.T, path string, build func(t *testing.T, url string) D) {
+	FetchFailuresFor(t, contract.ReasonEngine, path, build)
+}
+
+// FetchFailuresFor is FetchFailures with the egress refusing for reason.
+func FetchFailuresFor[D engine.Driver](t *testing.T, reason contract.Reason, path string, build func(t *testing.T, url string) D) {
 	t.Run("an egress refusal is denied", func(t *testing.T) {
-		h := http.Header{contract.HeaderRefusal: {string(contract.ReasonEngine)}}
-		srv, _ := Fake(t, path, Canned{Status: contract.Status(contract.ReasonEngine), Header: h, Body: []byte("rypsok-egress: engine\n")})
+		h := http.Header{contract.HeaderRefusal: {string(reason)}}
+		srv, _ := Fake(t, path, Canned{Status: contract.Status(reason), Header: h, Body: []byte("rypsok-egress: " + string(reason) + "\n")})
 		res, err := SearchOnce(t, build(t, srv.URL))
 		AssertClass(t, res, err, response.ClassDenied, 0)
 	})
@@ -287,4 +301,264 @@ func Abs(n int) int {
 		return -(n + 1) // -MinInt overflows
 	}
 	return n
+}
+
+// ContentType returns a function that makes a fresh header whose
+// Content-Type is ct: a fake's answer header, new at each call so that a
+// test may change it.
+func ContentType(ct string) func() http.Header {
+	return func() http.Header { return http.Header{"Content-Type": {ct}} }
+}
+
+// With returns a copy of h with the pairs kv (name, value, ...) set.
+func With(h http.Header, kv ...string) http.Header {
+	h = h.Clone()
+	for i := 0; i+1 < len(kv); i += 2 {
+		h.Set(kv[i], kv[i+1])
+	}
+	return h
+}
+
+// Config is the configuration the tests give the driver id: the tests'
+// User-Agent and English.
+func Config(id string) engine.Config {
+	return engine.Config{ID: id, UserAgent: UserAgent, Languages: []string{"en"}}
+}
+
+// Builder returns the build function of the helpers below: the driver
+// newDriver makes of cfg, its Endpoint set to url+Prefix.
+func Builder(newDriver engine.Factory, cfg engine.Config) func(t *testing.T, url string) engine.Driver {
+	return func(t *testing.T, url string) engine.Driver {
+		t.Helper()
+		return NewDriver(t, newDriver, url, cfg)
+	}
+}
+
+// AskOnce sends req to the driver build makes for a fake serving c at
+// path, and returns the one request the fake received; an error of the
+// search fails the test.
+func AskOnce[D engine.Driver](t *testing.T, path string, c Canned, build func(t *testing.T, url string) D, req engine.Request) *http.Request {
+	t.Helper()
+	srv, rec := Fake(t, path, c)
+	if _, err := Search(t, build(t, srv.URL), req); err != nil {
+		t.Fatal(err)
+	}
+	return rec.One(t)
+}
+
+// AssertRequest checks that r is a GET of Prefix+path whose headers
+// named in want have their values ("" for a header that must be absent).
+func AssertRequest(t testing.TB, r *http.Request, path string, want map[string]string) {
+	t.Helper()
+	if r.Method != http.MethodGet || r.URL.Path != Prefix+path {
+		t.Errorf("request %s %s, want GET %s%s", r.Method, r.URL.Path, Prefix, path)
+	}
+	for k, w := range want {
+		if got := r.Header.Get(k); got != w {
+			t.Errorf("%s = %q, want %q", k, got, w)
+		}
+	}
+}
+
+// QueryCase is one case of QueryCases: a request and the parameters of
+// the query it sends that differ from the defaults.
+type QueryCase struct {
+	Name string
+	Req  engine.Request
+	Want url.Values
+}
+
+// QueryCases runs each case as a subtest: ask sends Req and returns the
+// request the provider received, whose query must be defaults with
+// Want's parameters set over them.
+func QueryCases(t *testing.T, ask func(*testing.T, engine.Request) *http.Request, defaults url.Values, cases []QueryCase) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.Name, func(t *testing.T) {
+			got := ask(t, tt.Req)
+			want := maps.Clone(defaults)
+			maps.Copy(want, tt.Want)
+			if g := got.URL.Query(); !reflect.DeepEqual(g, want) {
+				t.Errorf("query = %v, want %v", g, want)
+			}
+		})
+	}
+}
+
+// EndpointPath checks the endpoint rule (DECISIONS.md §3) with a client
+// that never leaves the process and answers c: for each endpoint of
+// cases, the driver newDriver makes of cfg with that Endpoint asks, once
+// and its query aside, the URL the endpoint maps to.
+func EndpointPath(t *testing.T, newDriver engine.Factory, cfg engine.Config, c Canned, cases map[string]string) {
+	t.Helper()
+	for _, endpoint := range slices.Sorted(maps.Keys(cases)) {
+		t.Run(endpoint, func(t *testing.T) {
+			cfg := cfg
+			cfg.Endpoint = endpoint
+			d, err := newDriver(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec := &Recorder{}
+			client := &http.Client{Transport: rec.Transport(c)}
+			if _, err := d.Search(context.Background(), client, engine.Request{Query: "q", Count: 10}); err != nil {
+				t.Fatal(err)
+			}
+			u := *rec.One(t).URL
+			u.RawQuery = ""
+			if want := cases[endpoint]; u.String() != want {
+				t.Errorf("asked %s, want %s", u.String(), want)
+			}
+		})
+	}
+}
+
+// CountCase is one case of Count: the count asked and the number of
+// results that must come back.
+type CountCase struct {
+	Name  string
+	Count int
+	Want  int
+}
+
+// Count checks that at most the count asked is returned, from the top of
+// the provider's order, and LIM-S3 when none is asked. c must answer 25
+// usable results, the i-th with the URL resultURL(i); each case runs as
+// a subtest, the four every driver shares and then extra.
+func Count[D engine.Driver](t *testing.T, path string, c Canned, build func(t *testing.T, url string) D, resultURL func(i int) string, extra ...CountCase) {
+	t.Helper()
+	cases := append([]CountCase{
+		{Name: "LIM-S3 asked, LIM-S3 kept", Count: limits.S3ResultsPerEngine, Want: 10},
+		{Name: "no count keeps LIM-S3", Count: 0, Want: 10},
+		{Name: "one asked, one kept", Count: 1, Want: 1},
+		{Name: "more asked than sent keeps what was sent", Count: 30, Want: 25},
+	}, extra...)
+	for _, tt := range cases {
+		t.Run(tt.Name, func(t *testing.T) {
+			srv, _ := Fake(t, path, c)
+			res, err := Search(t, build(t, srv.URL), engine.Request{Query: "q", Count: tt.Count})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res) != tt.Want {
+				t.Fatalf("%d results, want %d", len(res), tt.Want)
+			}
+			for i, r := range res {
+				if want := resultURL(i); r.URL != want {
+					t.Errorf("result %d is %s, want %s", i, r.URL, want)
+				}
+			}
+		})
+	}
+}
+
+// Empty checks that each body of bodies, answered at 200 with header, is
+// no result (an empty, non-nil list) and no error; each runs as a
+// subtest of its name.
+func Empty[D engine.Driver](t *testing.T, path string, header http.Header, build func(t *testing.T, url string) D, bodies map[string]string) {
+	t.Helper()
+	for _, name := range slices.Sorted(maps.Keys(bodies)) {
+		t.Run(name, func(t *testing.T) {
+			srv, _ := Fake(t, path, Canned{Status: http.StatusOK, Header: header, Body: []byte(bodies[name])})
+			res, err := SearchOnce(t, build(t, srv.URL))
+			if err != nil || res == nil || len(res) != 0 {
+				t.Fatalf("Search = %#v, %v; want no result and no error", res, err)
+			}
+		})
+	}
+}
+
+// StatusCase is one case of StatusCases: an answer and the class and
+// wait of the error the driver must make of it.
+type StatusCase struct {
+	Name   string
+	Status int
+	Header http.Header
+	Body   string
+	Class  response.EngineClass
+	Retry  time.Duration
+}
+
+// StatusCases runs each case as a subtest: the driver build makes for a
+// fake answering the case at path, asked once, returns no result and an
+// *engine.Error of the case's class and wait (AssertClass) whose message
+// holds none of secrets.
+func StatusCases[D engine.Driver](t *testing.T, path string, build func(t *testing.T, url string) D, cases []StatusCase, secrets ...string) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.Name, func(t *testing.T) {
+			srv, _ := Fake(t, path, Canned{Status: tt.Status, Header: tt.Header, Body: []byte(tt.Body)})
+			res, err := SearchOnce(t, build(t, srv.URL))
+			AssertClass(t, res, err, tt.Class, tt.Retry)
+			assertNoSecret(t, err, secrets)
+		})
+	}
+}
+
+// TextCase is one case of ErrorsKeepProviderText: an answer, the query
+// asked ("q" when empty), what the error's message must hold and what it
+// must not.
+type TextCase struct {
+	Name   string
+	Status int
+	Body   string
+	Query  string
+	Keep   string   // "" for anything
+	Drop   []string // each non-empty
+}
+
+// ErrorsKeepProviderText runs each case as a subtest: the driver build
+// makes for a fake answering Status, header and Body at path returns an
+// error whose message holds Keep, none of Drop (the provider's text, the
+// query, a key) and at most 200 bytes.
+func ErrorsKeepProviderText[D engine.Driver](t *testing.T, path string, header http.Header, build func(t *testing.T, url string) D, cases []TextCase) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.Name, func(t *testing.T) {
+			srv, _ := Fake(t, path, Canned{Status: tt.Status, Header: header, Body: []byte(tt.Body)})
+			q := cmp.Or(tt.Query, "q")
+			_, err := Search(t, build(t, srv.URL), engine.Request{Query: q, Count: 10})
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, tt.Keep) || len(msg) > 200 {
+				t.Errorf("error %q: want %q in it, at most 200 bytes", msg, tt.Keep)
+			}
+			for _, drop := range tt.Drop {
+				if drop == "" || strings.Contains(msg, drop) {
+					t.Errorf("error %q: want %q not in it", msg, drop)
+				}
+			}
+		})
+	}
+}
+
+// RefusedWithoutRequest runs each request of reqs as a subtest of its
+// name: the driver build makes for a fake answering c at path refuses it
+// as a bad response (AssertClass, no wait) whose message holds none of
+// secrets, and sends no request.
+func RefusedWithoutRequest[D engine.Driver](t *testing.T, path string, c Canned, build func(t *testing.T, url string) D, reqs map[string]engine.Request, secrets ...string) {
+	t.Helper()
+	for _, name := range slices.Sorted(maps.Keys(reqs)) {
+		t.Run(name, func(t *testing.T) {
+			srv, rec := Fake(t, path, c)
+			res, err := Search(t, build(t, srv.URL), reqs[name])
+			AssertClass(t, res, err, response.ClassBadResponse, 0)
+			assertNoSecret(t, err, secrets)
+			if n := len(rec.Requests()); n != 0 {
+				t.Errorf("%d requests sent, want none", n)
+			}
+		})
+	}
+}
+
+// assertNoSecret checks that err's message holds none of secrets.
+func assertNoSecret(t testing.TB, err error, secrets []string) {
+	t.Helper()
+	for _, s := range secrets {
+		if strings.Contains(err.Error(), s) {
+			t.Errorf("error %q carries the secret %q", err, s)
+		}
+	}
 }

@@ -1,7 +1,6 @@
 package marginalia
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -57,84 +56,41 @@ func TestProperties(t *testing.T) {
 
 func TestRequest(t *testing.T) {
 	const q = "linear b"
-	tests := []struct {
-		name string
-		req  engine.Request
-		want url.Values // what differs from the default parameters
-	}{
-		{"nothing but the query", engine.Request{Query: q, Count: 10}, url.Values{}},
-		{"English is honoured without a parameter", engine.Request{Query: q, Count: 10, Language: "en-us"}, url.Values{}},
-		{"a count", engine.Request{Query: q, Count: 3}, url.Values{"count": {"3"}}},
-		{"no count asks LIM-S3", engine.Request{Query: q}, url.Values{}},
-		{"a count over 100 asks 100", engine.Request{Query: q, Count: 101}, url.Values{"count": {"100"}}},
-		{"safe search off is nsfw 0", engine.Request{Query: q, Count: 10, SafeSearch: "off"}, url.Values{"nsfw": {"0"}}},
-		{"safe search moderate is nsfw 1", engine.Request{Query: q, Count: 10, SafeSearch: "moderate"}, url.Values{"nsfw": {"1"}}},
-		{"safe search strict is nsfw 1, the strictest", engine.Request{Query: q, Count: 10, SafeSearch: "strict"}, url.Values{"nsfw": {"1"}}},
-		{"an unknown safe search keeps the API's default", engine.Request{Query: q, Count: 10, SafeSearch: "extreme"}, url.Values{}},
-		{"a region is not sent", engine.Request{Query: q, Count: 10, Region: "GB"}, url.Values{}},
-		{"a query with Marginalia's operators is sent as it is", engine.Request{Query: `"linear b" site:example.org -wiki`, Count: 10}, url.Values{"query": {`"linear b" site:example.org -wiki`}}},
-		{"markup and non-ASCII are sent as they are", engine.Request{Query: `東京 & <b>`, Count: 10}, url.Values{"query": {`東京 & <b>`}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := askOnce(t, tt.req)
-			want := url.Values{"query": {q}, "count": {"10"}}
-			for k, v := range tt.want {
-				want[k] = v
-			}
-			if g := got.URL.Query(); !reflect.DeepEqual(g, want) {
-				t.Errorf("query = %v, want %v", g, want)
-			}
-		})
-	}
+	enginetest.QueryCases(t, askOnce, url.Values{"query": {q}, "count": {"10"}}, []enginetest.QueryCase{
+		{Name: "nothing but the query", Req: engine.Request{Query: q, Count: 10}},
+		{Name: "English is honoured without a parameter", Req: engine.Request{Query: q, Count: 10, Language: "en-us"}},
+		{Name: "a count", Req: engine.Request{Query: q, Count: 3}, Want: url.Values{"count": {"3"}}},
+		{Name: "no count asks LIM-S3", Req: engine.Request{Query: q}},
+		{Name: "a count over 100 asks 100", Req: engine.Request{Query: q, Count: 101}, Want: url.Values{"count": {"100"}}},
+		{Name: "safe search off is nsfw 0", Req: engine.Request{Query: q, Count: 10, SafeSearch: "off"}, Want: url.Values{"nsfw": {"0"}}},
+		{Name: "safe search moderate is nsfw 1", Req: engine.Request{Query: q, Count: 10, SafeSearch: "moderate"}, Want: url.Values{"nsfw": {"1"}}},
+		{Name: "safe search strict is nsfw 1, the strictest", Req: engine.Request{Query: q, Count: 10, SafeSearch: "strict"}, Want: url.Values{"nsfw": {"1"}}},
+		{Name: "an unknown safe search keeps the API's default", Req: engine.Request{Query: q, Count: 10, SafeSearch: "extreme"}},
+		{Name: "a region is not sent", Req: engine.Request{Query: q, Count: 10, Region: "GB"}},
+		{Name: "a query with Marginalia's operators is sent as it is", Req: engine.Request{Query: `"linear b" site:example.org -wiki`, Count: 10}, Want: url.Values{"query": {`"linear b" site:example.org -wiki`}}},
+		{Name: "markup and non-ASCII are sent as they are", Req: engine.Request{Query: `東京 & <b>`, Count: 10}, Want: url.Values{"query": {`東京 & <b>`}}},
+	})
 }
 
 func TestRequestHeaders(t *testing.T) {
 	r := askOnce(t, engine.Request{Query: "q", Count: 10})
-	if r.Method != http.MethodGet || r.URL.Path != "/prefix/search" {
-		t.Errorf("request %s %s, want GET /prefix/search", r.Method, r.URL.Path)
-	}
-	for k, want := range map[string]string{
+	enginetest.AssertRequest(t, r, searchPath, map[string]string{
 		"Api-Key":    "public",
 		"Accept":     "application/json",
 		"User-Agent": enginetest.UserAgent,
 		"Cookie":     "",
-	} {
-		if got := r.Header.Get(k); got != want {
-			t.Errorf("%s = %q, want %q", k, got, want)
-		}
-	}
+	})
 	if strings.Contains(r.URL.String(), "public") {
 		t.Errorf("URL %s carries the key; it goes in the header", r.URL)
 	}
 }
 
-// TestEndpointPath checks the endpoint rule (DECISIONS.md §3), with a
-// client that never leaves the process.
 func TestEndpointPath(t *testing.T) {
-	tests := []struct{ endpoint, want string }{
-		{"", "https://api2.marginalia-search.com/search"},
-		{"https://marginalia.example.org", "https://marginalia.example.org/search"},
-		{"http://127.0.0.1:8080/m/", "http://127.0.0.1:8080/m/search"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.endpoint, func(t *testing.T) {
-			d, err := New(engine.Config{Endpoint: tt.endpoint, UserAgent: enginetest.UserAgent})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rec := &enginetest.Recorder{}
-			c := &http.Client{Transport: rec.Transport(enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "marginalia-empty.json")})}
-			if _, err := d.Search(context.Background(), c, engine.Request{Query: "q", Count: 10}); err != nil {
-				t.Fatal(err)
-			}
-			u := *rec.One(t).URL
-			u.RawQuery = ""
-			if u.String() != tt.want {
-				t.Errorf("asked %s, want %s", u.String(), tt.want)
-			}
-		})
-	}
+	enginetest.EndpointPath(t, New, engine.Config{UserAgent: enginetest.UserAgent}, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "marginalia-empty.json")}, map[string]string{
+		"":                               "https://api2.marginalia-search.com/search",
+		"https://marginalia.example.org": "https://marginalia.example.org/search",
+		"http://127.0.0.1:8080/m/":       "http://127.0.0.1:8080/m/search",
+	})
 }
 
 func TestResults(t *testing.T) {
@@ -210,139 +166,66 @@ func TestCount(t *testing.T) {
 		hits = append(hits, fmt.Sprintf(`{"url": "https://example.org/%d", "title": "r%d"}`, i, i))
 	}
 	body := `{"results": [{"url": "", "title": "none"}, ` + strings.Join(hits, ", ") + `]}`
-	tests := []struct {
-		name  string
-		count int
-		want  int
-	}{
-		{"LIM-S3 asked, LIM-S3 kept", limits.S3ResultsPerEngine, 10},
-		{"no count keeps LIM-S3", 0, 10},
-		{"one asked, one kept", 1, 1},
-		{"more asked than sent keeps what was sent", 30, 25},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: []byte(body)})
-			res, err := enginetest.Search(t, newDriver(t, srv.URL), engine.Request{Query: "q", Count: tt.count})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(res) != tt.want {
-				t.Fatalf("%d results, want %d", len(res), tt.want)
-			}
-			for i, r := range res {
-				if want := fmt.Sprintf("https://example.org/%d", i); r.URL != want {
-					t.Errorf("result %d is %s, want %s", i, r.URL, want)
-				}
-			}
-		})
-	}
+	enginetest.Count(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: []byte(body)}, newDriver,
+		func(i int) string { return fmt.Sprintf("https://example.org/%d", i) })
 }
 
 func TestEmpty(t *testing.T) {
-	for _, body := range []string{
-		string(enginetest.Fixture(t, "marginalia-empty.json")),
-		`{"results": []}`,
-		`{"results": [null, {"url": ""}]}`,
-	} {
-		srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: []byte(body)})
-		res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
-		if err != nil || res == nil || len(res) != 0 {
-			t.Fatalf("Search(%s) = %#v, %v; want no result and no error", body, res, err)
-		}
-	}
+	enginetest.Empty(t, searchPath, jsonHeader(), newDriver, map[string]string{
+		"the empty fixture":            string(enginetest.Fixture(t, "marginalia-empty.json")),
+		"no result":                    `{"results": []}`,
+		"results without a usable URL": `{"results": [null, {"url": ""}]}`,
+	})
 }
 
 func TestErrors(t *testing.T) {
-	with := func(h http.Header, kv ...string) http.Header {
-		h = h.Clone()
-		for i := 0; i+1 < len(kv); i += 2 {
-			h.Set(kv[i], kv[i+1])
-		}
-		return h
-	}
+	with := enginetest.With
 	fixture := func(name string) string { return string(enginetest.Fixture(t, name)) }
 	hits := fixture("marginalia-search.json")
 	daily := with(textHeader(), eventHeader, overLimitBlock, "API-Remaining-Daily-Capacity", "0")
-	tests := []struct {
-		name   string
-		status int
-		header http.Header
-		body   string
-		class  response.EngineClass
-		retry  time.Duration
-	}{
-		{"the per-minute limit (429) waits a minute", 429, textHeader(), fixture("marginalia-429-qpm.txt"), response.ClassRateLimited, time.Minute},
-		{"the per-minute limit with Retry-After waits for it", 429, with(textHeader(), "Retry-After", "20"), fixture("marginalia-429-qpm.txt"), response.ClassRateLimited, 20 * time.Second},
-		{"the daily limit (429, OverLimitBlock) waits an hour", 429, daily, fixture("marginalia-429-daily.txt"), response.ClassRateLimited, time.Hour},
-		{"the daily limit known by its body waits an hour", 429, textHeader(), fixture("marginalia-429-daily.txt"), response.ClassRateLimited, time.Hour},
-		{"the first API's limit (503, empty) is rate limited", 503, textHeader(), "", response.ClassRateLimited, 0},
-		{"a 503 with Retry-After waits for it", 503, with(textHeader(), "Retry-After", "90"), "", response.ClassRateLimited, 90 * time.Second},
-		{"an unknown key (401) is unauthorized", 401, textHeader(), "", response.ClassUnauthorized, 0},
-		{"a missing key or query (400) is a bad response", 400, textHeader(), "", response.ClassBadResponse, 0},
-		{"the index timing out (504) is a server error", 504, jsonHeader(), "null", response.ClassServerError, 0},
-		{"a 500 is a server error", 500, textHeader(), "Internal Server Error", response.ClassServerError, 0},
-		{"an edge's 403 is blocked", 403, textHeader(), "<html>Forbidden</html>", response.ClassBlocked, 0},
-		{"a 404 (a wrong endpoint path) is a bad response", 404, textHeader(), "Not Found", response.ClassBadResponse, 0},
-		{"a redirect to the documentation is a bad response", 307, with(textHeader(), "Location", "https://about.marginalia-search.com/article/api/"), "", response.ClassBadResponse, 0},
-		{"an HTML page at 200 is a bad response", 200, with(textHeader(), "Content-Type", "text/html"), "<!DOCTYPE html><html><body>Marginalia Search</body></html>", response.ClassBadResponse, 0},
-		{"the limit's text at 200 is a bad response", 200, textHeader(), fixture("marginalia-429-qpm.txt"), response.ClassBadResponse, 0},
-		{"JSON null at 200 is a bad response", 200, jsonHeader(), "null", response.ClassBadResponse, 0},
-		{"truncated JSON is a bad response", 200, jsonHeader(), hits[:len(hits)/2], response.ClassBadResponse, 0},
-		{"an empty body is a bad response", 200, jsonHeader(), "", response.ClassBadResponse, 0},
-		{"a JSON array is a bad response", 200, jsonHeader(), "[]", response.ClassBadResponse, 0},
-		{"an object without results is a bad response", 200, jsonHeader(), `{"license": "CC-BY-NC-SA 4.0", "query": "q"}`, response.ClassBadResponse, 0},
-		{"results of the wrong type are a bad response", 200, jsonHeader(), `{"results": {"url": "https://example.org/"}}`, response.ClassBadResponse, 0},
-		{"garbage is a bad response", 200, jsonHeader(), "\x00\xff\xfe garbage", response.ClassBadResponse, 0},
-		{"a body just over 1 MiB is too large", 200, jsonHeader(), strings.Repeat(" ", 1<<20+1), response.ClassTooLarge, 0},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: tt.status, Header: tt.header, Body: []byte(tt.body)})
-			res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
-			enginetest.AssertClass(t, res, err, tt.class, tt.retry)
-		})
-	}
+	enginetest.StatusCases(t, searchPath, newDriver, []enginetest.StatusCase{
+		{Name: "the per-minute limit (429) waits a minute", Status: 429, Header: textHeader(), Body: fixture("marginalia-429-qpm.txt"), Class: response.ClassRateLimited, Retry: time.Minute},
+		{Name: "the per-minute limit with Retry-After waits for it", Status: 429, Header: with(textHeader(), "Retry-After", "20"), Body: fixture("marginalia-429-qpm.txt"), Class: response.ClassRateLimited, Retry: 20 * time.Second},
+		{Name: "the daily limit (429, OverLimitBlock) waits an hour", Status: 429, Header: daily, Body: fixture("marginalia-429-daily.txt"), Class: response.ClassRateLimited, Retry: time.Hour},
+		{Name: "the daily limit known by its body waits an hour", Status: 429, Header: textHeader(), Body: fixture("marginalia-429-daily.txt"), Class: response.ClassRateLimited, Retry: time.Hour},
+		{Name: "the first API's limit (503, empty) is rate limited", Status: 503, Header: textHeader(), Body: "", Class: response.ClassRateLimited},
+		{Name: "a 503 with Retry-After waits for it", Status: 503, Header: with(textHeader(), "Retry-After", "90"), Body: "", Class: response.ClassRateLimited, Retry: 90 * time.Second},
+		{Name: "an unknown key (401) is unauthorized", Status: 401, Header: textHeader(), Body: "", Class: response.ClassUnauthorized},
+		{Name: "a missing key or query (400) is a bad response", Status: 400, Header: textHeader(), Body: "", Class: response.ClassBadResponse},
+		{Name: "the index timing out (504) is a server error", Status: 504, Header: jsonHeader(), Body: "null", Class: response.ClassServerError},
+		{Name: "a 500 is a server error", Status: 500, Header: textHeader(), Body: "Internal Server Error", Class: response.ClassServerError},
+		{Name: "an edge's 403 is blocked", Status: 403, Header: textHeader(), Body: "<html>Forbidden</html>", Class: response.ClassBlocked},
+		{Name: "a 404 (a wrong endpoint path) is a bad response", Status: 404, Header: textHeader(), Body: "Not Found", Class: response.ClassBadResponse},
+		{Name: "a redirect to the documentation is a bad response", Status: 307, Header: with(textHeader(), "Location", "https://about.marginalia-search.com/article/api/"), Body: "", Class: response.ClassBadResponse},
+		{Name: "an HTML page at 200 is a bad response", Status: 200, Header: with(textHeader(), "Content-Type", "text/html"), Body: "<!DOCTYPE html><html><body>Marginalia Search</body></html>", Class: response.ClassBadResponse},
+		{Name: "the limit's text at 200 is a bad response", Status: 200, Header: textHeader(), Body: fixture("marginalia-429-qpm.txt"), Class: response.ClassBadResponse},
+		{Name: "JSON null at 200 is a bad response", Status: 200, Header: jsonHeader(), Body: "null", Class: response.ClassBadResponse},
+		{Name: "truncated JSON is a bad response", Status: 200, Header: jsonHeader(), Body: hits[:len(hits)/2], Class: response.ClassBadResponse},
+		{Name: "an empty body is a bad response", Status: 200, Header: jsonHeader(), Body: "", Class: response.ClassBadResponse},
+		{Name: "a JSON array is a bad response", Status: 200, Header: jsonHeader(), Body: "[]", Class: response.ClassBadResponse},
+		{Name: "an object without results is a bad response", Status: 200, Header: jsonHeader(), Body: `{"license": "CC-BY-NC-SA 4.0", "query": "q"}`, Class: response.ClassBadResponse},
+		{Name: "results of the wrong type are a bad response", Status: 200, Header: jsonHeader(), Body: `{"results": {"url": "https://example.org/"}}`, Class: response.ClassBadResponse},
+		{Name: "garbage is a bad response", Status: 200, Header: jsonHeader(), Body: "\x00\xff\xfe garbage", Class: response.ClassBadResponse},
+		{Name: "a body just over 1 MiB is too large", Status: 200, Header: jsonHeader(), Body: strings.Repeat(" ", 1<<20+1), Class: response.ClassTooLarge},
+	})
 }
 
 // TestErrorsKeepProviderText checks that an error's message holds no
 // provider text.
 func TestErrorsKeepProviderText(t *testing.T) {
-	for _, tt := range []struct {
-		status int
-		body   string
-	}{
-		{429, "QPM Limit Exceeded for key secret-looking-key"},
-		{400, "secret-looking-query was refused"},
-		{403, "<html>secret-looking-page</html>"},
-	} {
-		srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: tt.status, Header: textHeader(), Body: []byte(tt.body)})
-		_, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
-		if err == nil || strings.Contains(err.Error(), "secret") || len(err.Error()) > 200 {
-			t.Errorf("HTTP %d: error %v", tt.status, err)
-		}
-	}
+	enginetest.ErrorsKeepProviderText(t, searchPath, textHeader(), newDriver, []enginetest.TextCase{
+		{Name: "HTTP 429", Status: 429, Body: "QPM Limit Exceeded for key secret-looking-key", Drop: []string{"secret"}},
+		{Name: "HTTP 400", Status: 400, Body: "secret-looking-query was refused", Drop: []string{"secret"}},
+		{Name: "HTTP 403", Status: 403, Body: "<html>secret-looking-page</html>", Drop: []string{"secret"}},
+	})
 }
 
 func TestRefusedWithoutRequest(t *testing.T) {
-	tests := []struct {
-		name string
-		req  engine.Request
-	}{
-		{"a time range", engine.Request{Query: "q", Count: 10, TimeRange: "week"}},
-		{"an unknown time range", engine.Request{Query: "q", Count: 10, TimeRange: "decade"}},
-		{"a language other than English", engine.Request{Query: "q", Count: 10, Language: "sv"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv, rec := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "marginalia-search.json")})
-			res, err := enginetest.Search(t, newDriver(t, srv.URL), tt.req)
-			enginetest.AssertClass(t, res, err, response.ClassBadResponse, 0)
-			if n := len(rec.Requests()); n != 0 {
-				t.Errorf("%d requests sent, want none", n)
-			}
-		})
-	}
+	enginetest.RefusedWithoutRequest(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "marginalia-search.json")}, newDriver, map[string]engine.Request{
+		"a time range":                  {Query: "q", Count: 10, TimeRange: "week"},
+		"an unknown time range":         {Query: "q", Count: 10, TimeRange: "decade"},
+		"a language other than English": {Query: "q", Count: 10, Language: "sv"},
+	})
 }
 
 // TestFetchFailures checks that what engine.Fetch classifies reaches the
@@ -354,9 +237,5 @@ func TestFetchFailures(t *testing.T) {
 // askOnce sends req to a fake and returns the request it received.
 func askOnce(t *testing.T, req engine.Request) *http.Request {
 	t.Helper()
-	srv, rec := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "marginalia-empty.json")})
-	if _, err := enginetest.Search(t, newDriver(t, srv.URL), req); err != nil {
-		t.Fatal(err)
-	}
-	return rec.One(t)
+	return enginetest.AskOnce(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "marginalia-empty.json")}, newDriver, req)
 }

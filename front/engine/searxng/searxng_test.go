@@ -1,7 +1,6 @@
 package searxng
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -73,88 +72,45 @@ func TestProperties(t *testing.T) {
 
 func TestRequest(t *testing.T) {
 	const q = "golang http client timeout"
-	tests := []struct {
-		name string
-		req  engine.Request
-		want url.Values // besides q, format, categories and pageno
-	}{
-		{"nothing but the query", engine.Request{Query: q, Count: 10}, url.Values{}},
-		{"a language", engine.Request{Query: q, Count: 10, Language: "en"}, url.Values{"language": {"en"}}},
-		{"a language with a region takes an upper-case region", engine.Request{Query: q, Count: 10, Language: "zh-tw"}, url.Values{"language": {"zh-TW"}}},
-		{"a Chinese script is its locale", engine.Request{Query: q, Count: 10, Language: "zh-hans"}, url.Values{"language": {"zh-CN"}}},
-		{"safe search off is 0", engine.Request{Query: q, Count: 10, SafeSearch: "off"}, url.Values{"safesearch": {"0"}}},
-		{"safe search moderate is 1", engine.Request{Query: q, Count: 10, SafeSearch: "moderate"}, url.Values{"safesearch": {"1"}}},
-		{"safe search strict is 2", engine.Request{Query: q, Count: 10, SafeSearch: "strict"}, url.Values{"safesearch": {"2"}}},
-		{"an unknown safe search is left to the instance", engine.Request{Query: q, Count: 10, SafeSearch: "extreme"}, url.Values{}},
-		{"a day", engine.Request{Query: q, Count: 10, TimeRange: "day"}, url.Values{"time_range": {"day"}}},
-		{"a week", engine.Request{Query: q, Count: 10, TimeRange: "week"}, url.Values{"time_range": {"week"}}},
-		{"a month", engine.Request{Query: q, Count: 10, TimeRange: "month"}, url.Values{"time_range": {"month"}}},
-		{"a year", engine.Request{Query: q, Count: 10, TimeRange: "year"}, url.Values{"time_range": {"year"}}},
-		{"a region is not sent", engine.Request{Query: q, Count: 10, Language: "ja", Region: "US"}, url.Values{"language": {"ja"}}},
-		{"a count is not sent", engine.Request{Query: q, Count: 3}, url.Values{}},
-		{"everything at once", engine.Request{Query: q, Count: 10, Language: "ja", Region: "JP", SafeSearch: "strict", TimeRange: "week"},
-			url.Values{"language": {"ja"}, "safesearch": {"2"}, "time_range": {"week"}}},
-		{"a query of markup and non-ASCII is sent as it is", engine.Request{Query: `東京 "tower" & <b>`, Count: 10}, url.Values{"q": {`東京 "tower" & <b>`}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := askOnce(t, tt.req)
-			want := url.Values{"q": {q}, "format": {"json"}, "categories": {"general"}, "pageno": {"1"}}
-			for k, v := range tt.want {
-				want[k] = v
-			}
-			if g := got.URL.Query(); !reflect.DeepEqual(g, want) {
-				t.Errorf("query = %v, want %v", g, want)
-			}
-		})
-	}
+	enginetest.QueryCases(t, askOnce, url.Values{"q": {q}, "format": {"json"}, "categories": {"general"}, "pageno": {"1"}}, []enginetest.QueryCase{
+		{Name: "nothing but the query", Req: engine.Request{Query: q, Count: 10}},
+		{Name: "a language", Req: engine.Request{Query: q, Count: 10, Language: "en"}, Want: url.Values{"language": {"en"}}},
+		{Name: "a language with a region takes an upper-case region", Req: engine.Request{Query: q, Count: 10, Language: "zh-tw"}, Want: url.Values{"language": {"zh-TW"}}},
+		{Name: "a Chinese script is its locale", Req: engine.Request{Query: q, Count: 10, Language: "zh-hans"}, Want: url.Values{"language": {"zh-CN"}}},
+		{Name: "safe search off is 0", Req: engine.Request{Query: q, Count: 10, SafeSearch: "off"}, Want: url.Values{"safesearch": {"0"}}},
+		{Name: "safe search moderate is 1", Req: engine.Request{Query: q, Count: 10, SafeSearch: "moderate"}, Want: url.Values{"safesearch": {"1"}}},
+		{Name: "safe search strict is 2", Req: engine.Request{Query: q, Count: 10, SafeSearch: "strict"}, Want: url.Values{"safesearch": {"2"}}},
+		{Name: "an unknown safe search is left to the instance", Req: engine.Request{Query: q, Count: 10, SafeSearch: "extreme"}},
+		{Name: "a day", Req: engine.Request{Query: q, Count: 10, TimeRange: "day"}, Want: url.Values{"time_range": {"day"}}},
+		{Name: "a week", Req: engine.Request{Query: q, Count: 10, TimeRange: "week"}, Want: url.Values{"time_range": {"week"}}},
+		{Name: "a month", Req: engine.Request{Query: q, Count: 10, TimeRange: "month"}, Want: url.Values{"time_range": {"month"}}},
+		{Name: "a year", Req: engine.Request{Query: q, Count: 10, TimeRange: "year"}, Want: url.Values{"time_range": {"year"}}},
+		{Name: "a region is not sent", Req: engine.Request{Query: q, Count: 10, Language: "ja", Region: "US"}, Want: url.Values{"language": {"ja"}}},
+		{Name: "a count is not sent", Req: engine.Request{Query: q, Count: 3}},
+		{Name: "everything at once", Req: engine.Request{Query: q, Count: 10, Language: "ja", Region: "JP", SafeSearch: "strict", TimeRange: "week"},
+			Want: url.Values{"language": {"ja"}, "safesearch": {"2"}, "time_range": {"week"}}},
+		{Name: "a query of markup and non-ASCII is sent as it is", Req: engine.Request{Query: `東京 "tower" & <b>`, Count: 10}, Want: url.Values{"q": {`東京 "tower" & <b>`}}},
+	})
 }
 
 func TestRequestHeaders(t *testing.T) {
-	r := askOnce(t, engine.Request{Query: "q", Count: 10})
-	if r.Method != http.MethodGet || r.URL.Path != "/prefix/search" {
-		t.Errorf("request %s %s, want GET /prefix/search", r.Method, r.URL.Path)
-	}
-	for k, want := range map[string]string{
+	enginetest.AssertRequest(t, askOnce(t, engine.Request{Query: "q", Count: 10}), searchPath, map[string]string{
 		"Accept":     "application/json",
 		"User-Agent": enginetest.UserAgent,
 		"Cookie":     "",
-	} {
-		if got := r.Header.Get(k); got != want {
-			t.Errorf("%s = %q, want %q", k, got, want)
-		}
-	}
+	})
 }
 
 // TestEndpointPath checks the endpoint rule (DECISIONS.md §3): the
-// endpoint's scheme, host and port, its path prefixing /search; with a
-// client that never leaves the process.
+// endpoint's scheme, host and port, its path prefixing /search.
 func TestEndpointPath(t *testing.T) {
-	tests := []struct{ endpoint, want string }{
-		{"https://searx.example.org", "https://searx.example.org/search"},
-		{"https://searx.example.org/", "https://searx.example.org/search"},
-		{"http://127.0.0.1:8888/searxng", "http://127.0.0.1:8888/searxng/search"},
-		{"http://127.0.0.1:8888/searxng/", "http://127.0.0.1:8888/searxng/search"},
-		{"https://proxy.example.org/a/b", "https://proxy.example.org/a/b/search"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.endpoint, func(t *testing.T) {
-			d, err := New(engine.Config{Endpoint: tt.endpoint, UserAgent: enginetest.UserAgent})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rec := &enginetest.Recorder{}
-			c := &http.Client{Transport: rec.Transport(enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "searxng.json")})}
-			if _, err := d.Search(context.Background(), c, engine.Request{Query: "q", Count: 10}); err != nil {
-				t.Fatal(err)
-			}
-			u := *rec.Requests()[0].URL
-			u.RawQuery = ""
-			if u.String() != tt.want {
-				t.Errorf("asked %s, want %s", u.String(), tt.want)
-			}
-		})
-	}
+	enginetest.EndpointPath(t, New, engine.Config{UserAgent: enginetest.UserAgent}, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "searxng.json")}, map[string]string{
+		"https://searx.example.org":      "https://searx.example.org/search",
+		"https://searx.example.org/":     "https://searx.example.org/search",
+		"http://127.0.0.1:8888/searxng":  "http://127.0.0.1:8888/searxng/search",
+		"http://127.0.0.1:8888/searxng/": "http://127.0.0.1:8888/searxng/search",
+		"https://proxy.example.org/a/b":  "https://proxy.example.org/a/b/search",
+	})
 }
 
 func TestLocale(t *testing.T) {
@@ -310,111 +266,54 @@ func TestCount(t *testing.T) {
 	}
 	// A result without a URL does not count.
 	body := `{"results": [{"url": "", "title": "none"}, ` + strings.Join(hits, ", ") + `]}`
-	tests := []struct {
-		name  string
-		count int
-		want  int
-	}{
-		{"LIM-S3 asked, LIM-S3 kept", limits.S3ResultsPerEngine, 10},
-		{"no count keeps LIM-S3", 0, 10},
-		{"a negative count keeps LIM-S3", -1, 10},
-		{"one asked, one kept", 1, 1},
-		{"more asked than sent keeps what was sent", 30, 25},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: []byte(body)})
-			res, err := enginetest.Search(t, newDriver(t, srv.URL), engine.Request{Query: "q", Count: tt.count})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(res) != tt.want {
-				t.Fatalf("%d results, want %d", len(res), tt.want)
-			}
-			for i, r := range res {
-				if want := fmt.Sprintf("https://example.org/%d", i); r.URL != want {
-					t.Errorf("result %d is %s, want %s", i, r.URL, want)
-				}
-			}
-		})
-	}
+	enginetest.Count(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: []byte(body)}, newDriver,
+		func(i int) string { return fmt.Sprintf("https://example.org/%d", i) },
+		enginetest.CountCase{Name: "a negative count keeps LIM-S3", Count: -1, Want: 10})
 }
 
 func TestEmpty(t *testing.T) {
-	tests := []struct {
-		name string
-		body string
-	}{
-		{"no result, no engine failed", `{"query": "q", "results": [], "answers": [], "corrections": [], "infoboxes": [], "suggestions": [], "unresponsive_engines": []}`},
-		{"no result, unresponsive_engines absent", `{"query": "q", "results": []}`},
-		{"no result, unresponsive_engines null", `{"results": [], "unresponsive_engines": null}`},
-		{"no result and an infobox (not read)", `{"results": [], "infoboxes": [{"infobox": "Go", "id": "https://en.wikipedia.org/wiki/Go"}], "unresponsive_engines": []}`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: []byte(tt.body)})
-			res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
-			if err != nil || res == nil || len(res) != 0 {
-				t.Fatalf("Search = %#v, %v; want no result and no error", res, err)
-			}
-		})
-	}
+	enginetest.Empty(t, searchPath, jsonHeader(), newDriver, map[string]string{
+		"no result, no engine failed":            `{"query": "q", "results": [], "answers": [], "corrections": [], "infoboxes": [], "suggestions": [], "unresponsive_engines": []}`,
+		"no result, unresponsive_engines absent": `{"query": "q", "results": []}`,
+		"no result, unresponsive_engines null":   `{"results": [], "unresponsive_engines": null}`,
+		"no result and an infobox (not read)":    `{"results": [], "infoboxes": [{"infobox": "Go", "id": "https://en.wikipedia.org/wiki/Go"}], "unresponsive_engines": []}`,
+	})
 }
 
 func TestErrors(t *testing.T) {
-	with := func(h http.Header, kv ...string) http.Header {
-		h = h.Clone()
-		for i := 0; i+1 < len(kv); i += 2 {
-			h.Set(kv[i], kv[i+1])
-		}
-		return h
-	}
+	with := enginetest.With
 	hits := string(enginetest.Fixture(t, "searxng.json"))
 	allFailed := `{"query": "q", "results": [], "answers": [], "corrections": [], "infoboxes": [], "suggestions": [], "unresponsive_engines": [["brave", "Suspended: too many requests"], ["duckduckgo", "CAPTCHA"], ["google", "timeout"]]}`
-	tests := []struct {
-		name   string
-		status int
-		header http.Header
-		body   string
-		class  response.EngineClass
-		retry  time.Duration
-	}{
-		{"a missing query (400 No query) is a bad response", 400, jsonHeader(), string(enginetest.Fixture(t, "searxng-400.json")), response.ClassBadResponse, 0},
-		{"a bad parameter (400) is a bad response", 400, jsonHeader(), string(enginetest.Fixture(t, "searxng-400-param.json")), response.ClassBadResponse, 0},
-		{"format=json disabled (403 page) is unauthorized", 403, htmlHeader(), string(enginetest.Fixture(t, "searxng-403.html")), response.ClassUnauthorized, 0},
-		{"the limiter (429 text) is rate limited without a wait", 429, htmlHeader(), string(enginetest.Fixture(t, "searxng-429.txt")), response.ClassRateLimited, 0},
-		{"a 429 with Retry-After waits for it", 429, with(htmlHeader(), "Retry-After", "120"), string(enginetest.Fixture(t, "searxng-429.txt")), response.ClassRateLimited, 2 * time.Minute},
-		{"a Retry-After over an hour is capped at an hour", 429, with(htmlHeader(), "Retry-After", "86400"), string(enginetest.Fixture(t, "searxng-429.txt")), response.ClassRateLimited, time.Hour},
-		{"a search error (500) is a server error", 500, jsonHeader(), `{"error": "search error"}`, response.ClassServerError, 0},
-		{"a 502 of a reverse proxy is a server error", 502, htmlHeader(), "<html>Bad Gateway</html>", response.ClassServerError, 0},
-		{"a 503 with Retry-After is a server error with its wait", 503, with(htmlHeader(), "Retry-After", "30"), "busy", response.ClassServerError, 30 * time.Second},
-		{"a 401 of an authenticating proxy is unauthorized", 401, htmlHeader(), "Unauthorized", response.ClassUnauthorized, 0},
-		{"a 404 (a wrong endpoint path) is a bad response", 404, htmlHeader(), "<html>Not Found</html>", response.ClassBadResponse, 0},
-		{"a redirect is a bad response", 308, with(htmlHeader(), "Location", "/search?q=q"), "", response.ClassBadResponse, 0},
-		{"no result and every engine unresponsive is a server error", 200, jsonHeader(), allFailed, response.ClassServerError, 0},
-		{"no usable result and an engine unresponsive is a server error", 200, jsonHeader(),
-			`{"results": [{"url": "", "title": "x"}], "unresponsive_engines": [["google", "timeout"]]}`, response.ClassServerError, 0},
-		{"the 403 page at 200 is a bad response", 200, htmlHeader(), string(enginetest.Fixture(t, "searxng-403.html")), response.ClassBadResponse, 0},
-		{"the 429 text at 200 is a bad response", 200, htmlHeader(), string(enginetest.Fixture(t, "searxng-429.txt")), response.ClassBadResponse, 0},
-		{"the HTML results page (format ignored) is a bad response", 200, htmlHeader(), "<!DOCTYPE html><html><body><article class=\"result\">x</article></body></html>", response.ClassBadResponse, 0},
-		{"an error body at 200 is a bad response", 200, jsonHeader(), `{"error": "search error"}`, response.ClassBadResponse, 0},
-		{"truncated JSON is a bad response", 200, jsonHeader(), hits[:len(hits)/2], response.ClassBadResponse, 0},
-		{"an empty body is a bad response", 200, jsonHeader(), "", response.ClassBadResponse, 0},
-		{"JSON null is a bad response", 200, jsonHeader(), "null", response.ClassBadResponse, 0},
-		{"a JSON array is a bad response", 200, jsonHeader(), "[]", response.ClassBadResponse, 0},
-		{"an empty object is a bad response", 200, jsonHeader(), "{}", response.ClassBadResponse, 0},
-		{"a null results list is a bad response", 200, jsonHeader(), `{"results": null}`, response.ClassBadResponse, 0},
-		{"results of the wrong type are a bad response", 200, jsonHeader(), `{"results": {"url": "https://example.org/"}}`, response.ClassBadResponse, 0},
-		{"garbage is a bad response", 200, jsonHeader(), "\x00\xff\xfe garbage", response.ClassBadResponse, 0},
-		{"a body just over 2 MiB is too large", 200, jsonHeader(), strings.Repeat(" ", 2<<20+1), response.ClassTooLarge, 0},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: tt.status, Header: tt.header, Body: []byte(tt.body)})
-			res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
-			enginetest.AssertClass(t, res, err, tt.class, tt.retry)
-		})
-	}
+	enginetest.StatusCases(t, searchPath, newDriver, []enginetest.StatusCase{
+		{Name: "a missing query (400 No query) is a bad response", Status: 400, Header: jsonHeader(), Body: string(enginetest.Fixture(t, "searxng-400.json")), Class: response.ClassBadResponse},
+		{Name: "a bad parameter (400) is a bad response", Status: 400, Header: jsonHeader(), Body: string(enginetest.Fixture(t, "searxng-400-param.json")), Class: response.ClassBadResponse},
+		{Name: "format=json disabled (403 page) is unauthorized", Status: 403, Header: htmlHeader(), Body: string(enginetest.Fixture(t, "searxng-403.html")), Class: response.ClassUnauthorized},
+		{Name: "the limiter (429 text) is rate limited without a wait", Status: 429, Header: htmlHeader(), Body: string(enginetest.Fixture(t, "searxng-429.txt")), Class: response.ClassRateLimited},
+		{Name: "a 429 with Retry-After waits for it", Status: 429, Header: with(htmlHeader(), "Retry-After", "120"), Body: string(enginetest.Fixture(t, "searxng-429.txt")), Class: response.ClassRateLimited, Retry: 2 * time.Minute},
+		{Name: "a Retry-After over an hour is capped at an hour", Status: 429, Header: with(htmlHeader(), "Retry-After", "86400"), Body: string(enginetest.Fixture(t, "searxng-429.txt")), Class: response.ClassRateLimited, Retry: time.Hour},
+		{Name: "a search error (500) is a server error", Status: 500, Header: jsonHeader(), Body: `{"error": "search error"}`, Class: response.ClassServerError},
+		{Name: "a 502 of a reverse proxy is a server error", Status: 502, Header: htmlHeader(), Body: "<html>Bad Gateway</html>", Class: response.ClassServerError},
+		{Name: "a 503 with Retry-After is a server error with its wait", Status: 503, Header: with(htmlHeader(), "Retry-After", "30"), Body: "busy", Class: response.ClassServerError, Retry: 30 * time.Second},
+		{Name: "a 401 of an authenticating proxy is unauthorized", Status: 401, Header: htmlHeader(), Body: "Unauthorized", Class: response.ClassUnauthorized},
+		{Name: "a 404 (a wrong endpoint path) is a bad response", Status: 404, Header: htmlHeader(), Body: "<html>Not Found</html>", Class: response.ClassBadResponse},
+		{Name: "a redirect is a bad response", Status: 308, Header: with(htmlHeader(), "Location", "/search?q=q"), Body: "", Class: response.ClassBadResponse},
+		{Name: "no result and every engine unresponsive is a server error", Status: 200, Header: jsonHeader(), Body: allFailed, Class: response.ClassServerError},
+		{Name: "no usable result and an engine unresponsive is a server error", Status: 200, Header: jsonHeader(),
+			Body: `{"results": [{"url": "", "title": "x"}], "unresponsive_engines": [["google", "timeout"]]}`, Class: response.ClassServerError},
+		{Name: "the 403 page at 200 is a bad response", Status: 200, Header: htmlHeader(), Body: string(enginetest.Fixture(t, "searxng-403.html")), Class: response.ClassBadResponse},
+		{Name: "the 429 text at 200 is a bad response", Status: 200, Header: htmlHeader(), Body: string(enginetest.Fixture(t, "searxng-429.txt")), Class: response.ClassBadResponse},
+		{Name: "the HTML results page (format ignored) is a bad response", Status: 200, Header: htmlHeader(), Body: "<!DOCTYPE html><html><body><article class=\"result\">x</article></body></html>", Class: response.ClassBadResponse},
+		{Name: "an error body at 200 is a bad response", Status: 200, Header: jsonHeader(), Body: `{"error": "search error"}`, Class: response.ClassBadResponse},
+		{Name: "truncated JSON is a bad response", Status: 200, Header: jsonHeader(), Body: hits[:len(hits)/2], Class: response.ClassBadResponse},
+		{Name: "an empty body is a bad response", Status: 200, Header: jsonHeader(), Body: "", Class: response.ClassBadResponse},
+		{Name: "JSON null is a bad response", Status: 200, Header: jsonHeader(), Body: "null", Class: response.ClassBadResponse},
+		{Name: "a JSON array is a bad response", Status: 200, Header: jsonHeader(), Body: "[]", Class: response.ClassBadResponse},
+		{Name: "an empty object is a bad response", Status: 200, Header: jsonHeader(), Body: "{}", Class: response.ClassBadResponse},
+		{Name: "a null results list is a bad response", Status: 200, Header: jsonHeader(), Body: `{"results": null}`, Class: response.ClassBadResponse},
+		{Name: "results of the wrong type are a bad response", Status: 200, Header: jsonHeader(), Body: `{"results": {"url": "https://example.org/"}}`, Class: response.ClassBadResponse},
+		{Name: "garbage is a bad response", Status: 200, Header: jsonHeader(), Body: "\x00\xff\xfe garbage", Class: response.ClassBadResponse},
+		{Name: "a body just over 2 MiB is too large", Status: 200, Header: jsonHeader(), Body: strings.Repeat(" ", 2<<20+1), Class: response.ClassTooLarge},
+	})
 }
 
 // TestWithResultsEnginesFailedIsOK checks that an answer with results is
@@ -456,52 +355,20 @@ func TestBadParameter(t *testing.T) {
 // provider text but a parameter name: neither a 400's value (which may
 // echo what was sent) nor a page.
 func TestErrorsKeepProviderText(t *testing.T) {
-	tests := []struct {
-		name   string
-		status int
-		body   string
-		keep   string // what the message must hold
-		drop   string // what it must not
-	}{
-		{"a 400 names the parameter, not the value", 400, `{"error": "Invalid value secret-looking-value for parameter language"}`, `parameter "language"`, "secret-looking-value"},
-		{"a 400 without a parameter holds the status", 400, `{"error": "` + strings.Repeat("Some long upstream complaint ", 20) + `"}`, "HTTP 400", "complaint"},
-		{"a 403 holds no page", 403, string(enginetest.Fixture(t, "searxng-403.html")), "format=json", "permission"},
-		{"a 429 holds no text", 429, string(enginetest.Fixture(t, "searxng-429.txt")), "limiter", "Too Many"},
-		{"unresponsive engines are counted, not named", 200, `{"results": [], "unresponsive_engines": [["google", "Suspended: CAPTCHA"], ["qwant", "timeout"]]}`, "2 upstream engines", "google"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: tt.status, Header: jsonHeader(), Body: []byte(tt.body)})
-			_, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
-			if err == nil {
-				t.Fatal("no error")
-			}
-			msg := err.Error()
-			if !strings.Contains(msg, tt.keep) || strings.Contains(msg, tt.drop) || len(msg) > 200 {
-				t.Errorf("error %q: want %q in it, not %q, at most 200 bytes", msg, tt.keep, tt.drop)
-			}
-		})
-	}
+	enginetest.ErrorsKeepProviderText(t, searchPath, jsonHeader(), newDriver, []enginetest.TextCase{
+		{Name: "a 400 names the parameter, not the value", Status: 400, Body: `{"error": "Invalid value secret-looking-value for parameter language"}`, Keep: `parameter "language"`, Drop: []string{"secret-looking-value"}},
+		{Name: "a 400 without a parameter holds the status", Status: 400, Body: `{"error": "` + strings.Repeat("Some long upstream complaint ", 20) + `"}`, Keep: "HTTP 400", Drop: []string{"complaint"}},
+		{Name: "a 403 holds no page", Status: 403, Body: string(enginetest.Fixture(t, "searxng-403.html")), Keep: "format=json", Drop: []string{"permission"}},
+		{Name: "a 429 holds no text", Status: 429, Body: string(enginetest.Fixture(t, "searxng-429.txt")), Keep: "limiter", Drop: []string{"Too Many"}},
+		{Name: "unresponsive engines are counted, not named", Status: 200, Body: `{"results": [], "unresponsive_engines": [["google", "Suspended: CAPTCHA"], ["qwant", "timeout"]]}`, Keep: "2 upstream engines", Drop: []string{"google"}},
+	})
 }
 
 func TestRefusedWithoutRequest(t *testing.T) {
-	tests := []struct {
-		name string
-		req  engine.Request
-	}{
-		{"an unknown time range", engine.Request{Query: "q", Count: 10, TimeRange: "decade"}},
-		{"a language that is no language code", engine.Request{Query: "q", Count: 10, Language: "en_GB"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv, rec := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "searxng.json")})
-			res, err := enginetest.Search(t, newDriver(t, srv.URL), tt.req)
-			enginetest.AssertClass(t, res, err, response.ClassBadResponse, 0)
-			if n := len(rec.Requests()); n != 0 {
-				t.Errorf("%d requests sent, want none", n)
-			}
-		})
-	}
+	enginetest.RefusedWithoutRequest(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "searxng.json")}, newDriver, map[string]engine.Request{
+		"an unknown time range":               {Query: "q", Count: 10, TimeRange: "decade"},
+		"a language that is no language code": {Query: "q", Count: 10, Language: "en_GB"},
+	})
 }
 
 // TestFetchFailures checks that what engine.Fetch classifies reaches the
@@ -538,9 +405,5 @@ func TestDate(t *testing.T) {
 // askOnce sends req to a fake and returns the request it received.
 func askOnce(t *testing.T, req engine.Request) *http.Request {
 	t.Helper()
-	srv, rec := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "searxng.json")})
-	if _, err := enginetest.Search(t, newDriver(t, srv.URL), req); err != nil {
-		t.Fatal(err)
-	}
-	return rec.One(t)
+	return enginetest.AskOnce(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "searxng.json")}, newDriver, req)
 }

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rypsok/rypsok/front/engine"
 	"github.com/rypsok/rypsok/front/engine/enginetest"
 )
 
@@ -18,15 +17,13 @@ var testNow = time.Date(2026, 8, 6, 12, 0, 0, 0, time.UTC)
 // clock at testNow.
 func newDriver(t *testing.T, url string) *driver {
 	t.Helper()
-	d := enginetest.NewDriver(t, New, url, engine.Config{ID: "stackexchange", UserAgent: enginetest.UserAgent, Languages: []string{"en"}}).(*driver)
+	d := enginetest.NewDriver(t, New, url, enginetest.Config("stackexchange")).(*driver)
 	d.now = func() time.Time { return testNow }
 	return d
 }
 
 // jsonHeader is the Content-Type of an API answer.
-func jsonHeader() http.Header {
-	return http.Header{"Content-Type": {"application/json; charset=utf-8"}}
-}
+var jsonHeader = enginetest.ContentType("application/json; charset=utf-8")
 
 // gzipHeader is jsonHeader with Content-Encoding: gzip, as the API sends
 // every answer.
@@ -37,9 +34,7 @@ func gzipHeader() http.Header {
 }
 
 // htmlHeader is the Content-Type of the edge's pages.
-func htmlHeader() http.Header {
-	return http.Header{"Content-Type": {"text/html; charset=UTF-8"}}
-}
+var htmlHeader = enginetest.ContentType("text/html; charset=UTF-8")
 
 // gz returns b gzipped.
 func gz(t testing.TB, b []byte) []byte {

@@ -63,90 +63,47 @@ func TestProperties(t *testing.T) {
 func TestRequest(t *testing.T) {
 	const q = "golang http client timeout"
 	day := strconv.FormatInt(testNow.Add(-24*time.Hour).Unix(), 10)
-	tests := []struct {
-		name string
-		req  engine.Request
-		want url.Values // what differs from the default parameters
-	}{
-		{"nothing but the query", engine.Request{Query: q, Count: 10}, url.Values{}},
-		{"English asks Stack Overflow", engine.Request{Query: q, Count: 10, Language: "en"}, url.Values{}},
-		{"English with a region asks Stack Overflow", engine.Request{Query: q, Count: 10, Language: "en-gb"}, url.Values{}},
-		{"Japanese asks ja.stackoverflow", engine.Request{Query: q, Count: 10, Language: "ja"}, url.Values{"site": {"ja.stackoverflow"}}},
-		{"Brazilian Portuguese asks pt.stackoverflow", engine.Request{Query: q, Count: 10, Language: "pt-br"}, url.Values{"site": {"pt.stackoverflow"}}},
-		{"Spanish asks es.stackoverflow", engine.Request{Query: q, Count: 10, Language: "es"}, url.Values{"site": {"es.stackoverflow"}}},
-		{"Russian asks ru.stackoverflow", engine.Request{Query: q, Count: 10, Language: "ru"}, url.Values{"site": {"ru.stackoverflow"}}},
-		{"a count is the page size", engine.Request{Query: q, Count: 3}, url.Values{"pagesize": {"3"}}},
-		{"no count asks LIM-S3", engine.Request{Query: q}, url.Values{}},
-		{"a count over 100 asks 100", engine.Request{Query: q, Count: 101}, url.Values{"pagesize": {"100"}}},
-		{"a day is a fromdate a day back", engine.Request{Query: q, Count: 10, TimeRange: "day"}, url.Values{"fromdate": {day}}},
-		{"a week", engine.Request{Query: q, Count: 10, TimeRange: "week"}, url.Values{"fromdate": {"1785412800"}}},
-		{"a month", engine.Request{Query: q, Count: 10, TimeRange: "month"}, url.Values{"fromdate": {"1783339200"}}},
-		{"a year", engine.Request{Query: q, Count: 10, TimeRange: "year"}, url.Values{"fromdate": {"1754481600"}}},
-		{"region and safe search are not sent", engine.Request{Query: q, Count: 10, Region: "US", SafeSearch: "strict"}, url.Values{}},
-		{"a query of markup and non-ASCII is sent as it is", engine.Request{Query: `東京 "tower" & <b>`, Count: 10}, url.Values{"q": {`東京 "tower" & <b>`}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := askOnce(t, tt.req)
-			want := url.Values{
-				"q": {q}, "site": {"stackoverflow"}, "sort": {"relevance"}, "order": {"desc"},
-				"page": {"1"}, "pagesize": {"10"}, "filter": {"withbody"},
-			}
-			for k, v := range tt.want {
-				want[k] = v
-			}
-			if g := got.URL.Query(); !reflect.DeepEqual(g, want) {
-				t.Errorf("query = %v, want %v", g, want)
-			}
-		})
-	}
+	enginetest.QueryCases(t, askOnce, url.Values{
+		"q": {q}, "site": {"stackoverflow"}, "sort": {"relevance"}, "order": {"desc"},
+		"page": {"1"}, "pagesize": {"10"}, "filter": {"withbody"},
+	}, []enginetest.QueryCase{
+		{Name: "nothing but the query", Req: engine.Request{Query: q, Count: 10}},
+		{Name: "English asks Stack Overflow", Req: engine.Request{Query: q, Count: 10, Language: "en"}},
+		{Name: "English with a region asks Stack Overflow", Req: engine.Request{Query: q, Count: 10, Language: "en-gb"}},
+		{Name: "Japanese asks ja.stackoverflow", Req: engine.Request{Query: q, Count: 10, Language: "ja"}, Want: url.Values{"site": {"ja.stackoverflow"}}},
+		{Name: "Brazilian Portuguese asks pt.stackoverflow", Req: engine.Request{Query: q, Count: 10, Language: "pt-br"}, Want: url.Values{"site": {"pt.stackoverflow"}}},
+		{Name: "Spanish asks es.stackoverflow", Req: engine.Request{Query: q, Count: 10, Language: "es"}, Want: url.Values{"site": {"es.stackoverflow"}}},
+		{Name: "Russian asks ru.stackoverflow", Req: engine.Request{Query: q, Count: 10, Language: "ru"}, Want: url.Values{"site": {"ru.stackoverflow"}}},
+		{Name: "a count is the page size", Req: engine.Request{Query: q, Count: 3}, Want: url.Values{"pagesize": {"3"}}},
+		{Name: "no count asks LIM-S3", Req: engine.Request{Query: q}},
+		{Name: "a count over 100 asks 100", Req: engine.Request{Query: q, Count: 101}, Want: url.Values{"pagesize": {"100"}}},
+		{Name: "a day is a fromdate a day back", Req: engine.Request{Query: q, Count: 10, TimeRange: "day"}, Want: url.Values{"fromdate": {day}}},
+		{Name: "a week", Req: engine.Request{Query: q, Count: 10, TimeRange: "week"}, Want: url.Values{"fromdate": {"1785412800"}}},
+		{Name: "a month", Req: engine.Request{Query: q, Count: 10, TimeRange: "month"}, Want: url.Values{"fromdate": {"1783339200"}}},
+		{Name: "a year", Req: engine.Request{Query: q, Count: 10, TimeRange: "year"}, Want: url.Values{"fromdate": {"1754481600"}}},
+		{Name: "region and safe search are not sent", Req: engine.Request{Query: q, Count: 10, Region: "US", SafeSearch: "strict"}},
+		{Name: "a query of markup and non-ASCII is sent as it is", Req: engine.Request{Query: `東京 "tower" & <b>`, Count: 10}, Want: url.Values{"q": {`東京 "tower" & <b>`}}},
+	})
 }
 
 func TestRequestHeaders(t *testing.T) {
 	r := askOnce(t, engine.Request{Query: "q", Count: 10})
-	if r.Method != http.MethodGet || r.URL.Path != "/prefix/2.3/search/advanced" {
-		t.Errorf("request %s %s, want GET /prefix/2.3/search/advanced", r.Method, r.URL.Path)
-	}
-	for k, want := range map[string]string{
+	enginetest.AssertRequest(t, r, searchPath, map[string]string{
 		"Accept":     "application/json",
 		"User-Agent": enginetest.UserAgent,
 		"Cookie":     "",
-	} {
-		if got := r.Header.Get(k); got != want {
-			t.Errorf("%s = %q, want %q", k, got, want)
-		}
-	}
+	})
 	if r.URL.Query().Has("key") || r.URL.Query().Has("access_token") {
 		t.Errorf("query %v carries a key", r.URL.Query())
 	}
 }
 
-// TestEndpointPath checks the endpoint rule (DECISIONS.md §3), with a
-// client that never leaves the process.
 func TestEndpointPath(t *testing.T) {
-	tests := []struct{ endpoint, want string }{
-		{"", "https://api.stackexchange.com/2.3/search/advanced"},
-		{"https://se.example.org", "https://se.example.org/2.3/search/advanced"},
-		{"http://127.0.0.1:8080/se/", "http://127.0.0.1:8080/se/2.3/search/advanced"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.endpoint, func(t *testing.T) {
-			d, err := New(engine.Config{Endpoint: tt.endpoint, UserAgent: enginetest.UserAgent})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rec := &enginetest.Recorder{}
-			c := &http.Client{Transport: rec.Transport(enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "stackexchange-empty.json")})}
-			if _, err := d.Search(context.Background(), c, engine.Request{Query: "q", Count: 10}); err != nil {
-				t.Fatal(err)
-			}
-			u := *rec.One(t).URL
-			u.RawQuery = ""
-			if u.String() != tt.want {
-				t.Errorf("asked %s, want %s", u.String(), tt.want)
-			}
-		})
-	}
+	enginetest.EndpointPath(t, New, engine.Config{UserAgent: enginetest.UserAgent}, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "stackexchange-empty.json")}, map[string]string{
+		"":                          "https://api.stackexchange.com/2.3/search/advanced",
+		"https://se.example.org":    "https://se.example.org/2.3/search/advanced",
+		"http://127.0.0.1:8080/se/": "http://127.0.0.1:8080/se/2.3/search/advanced",
+	})
 }
 
 // searchResults are the results of stackexchange-search.json.
@@ -375,107 +332,56 @@ func TestCount(t *testing.T) {
 		items = append(items, fmt.Sprintf(`{"link": "https://stackoverflow.com/questions/%d", "title": "q%d"}`, i, i))
 	}
 	body := `{"items": [{"link": "", "title": "none"}, ` + strings.Join(items, ", ") + `]}`
-	tests := []struct {
-		name  string
-		count int
-		want  int
-	}{
-		{"LIM-S3 asked, LIM-S3 kept", limits.S3ResultsPerEngine, 10},
-		{"no count keeps LIM-S3", 0, 10},
-		{"one asked, one kept", 1, 1},
-		{"more asked than sent keeps what was sent", 30, 25},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: []byte(body)})
-			res, err := enginetest.Search(t, newDriver(t, srv.URL), engine.Request{Query: "q", Count: tt.count})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(res) != tt.want {
-				t.Fatalf("%d results, want %d", len(res), tt.want)
-			}
-			for i, r := range res {
-				if want := fmt.Sprintf("https://stackoverflow.com/questions/%d", i); r.URL != want {
-					t.Errorf("result %d is %s, want %s", i, r.URL, want)
-				}
-			}
-		})
-	}
+	enginetest.Count(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: []byte(body)}, newDriver,
+		func(i int) string { return fmt.Sprintf("https://stackoverflow.com/questions/%d", i) })
 }
 
 func TestEmpty(t *testing.T) {
-	for _, body := range []string{
-		string(enginetest.Fixture(t, "stackexchange-empty.json")),
-		`{"items": [], "quota_remaining": 0}`,
-		`{"items": [null, {"link": ""}]}`,
-	} {
-		srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: []byte(body)})
-		res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
-		if err != nil || res == nil || len(res) != 0 {
-			t.Fatalf("Search(%s) = %#v, %v; want no result and no error", body, res, err)
-		}
-	}
+	enginetest.Empty(t, searchPath, jsonHeader(), newDriver, map[string]string{
+		"the empty fixture":           string(enginetest.Fixture(t, "stackexchange-empty.json")),
+		"no item, no quota left":      `{"items": [], "quota_remaining": 0}`,
+		"items without a usable link": `{"items": [null, {"link": ""}]}`,
+	})
 }
 
 func TestErrors(t *testing.T) {
-	with := func(h http.Header, kv ...string) http.Header {
-		h = h.Clone()
-		for i := 0; i+1 < len(kv); i += 2 {
-			h.Set(kv[i], kv[i+1])
-		}
-		return h
-	}
+	with := enginetest.With
 	fixture := func(name string) string { return string(enginetest.Fixture(t, name)) }
 	hits := fixture("stackexchange-search.json")
-	tests := []struct {
-		name   string
-		status int
-		header http.Header
-		body   string
-		class  response.EngineClass
-		retry  time.Duration
-	}{
-		{"the daily quota (throttle_violation with a wait) is rate limited for at most an hour", 400, jsonHeader(), fixture("stackexchange-400-throttle-quota.json"), response.ClassRateLimited, time.Hour},
-		{"a quota wait under an hour is waited", 400, jsonHeader(), `{"error_id":502,"error_message":"too many requests from this IP, more requests available in 95 seconds","error_name":"throttle_violation"}`, response.ClassRateLimited, 95 * time.Second},
-		{"a backoff violation is rate limited", 400, jsonHeader(), fixture("stackexchange-400-throttle-backoff.json"), response.ClassRateLimited, 0},
-		{"a backoff violation with Retry-After waits for it", 400, with(jsonHeader(), "Retry-After", "20"), fixture("stackexchange-400-throttle-backoff.json"), response.ClassRateLimited, 20 * time.Second},
-		{"a throttle violation with a backoff waits for the backoff", 400, jsonHeader(), `{"error_id":502,"error_message":"Violation of backoff parameter","error_name":"throttle_violation","backoff":12}`, response.ClassRateLimited, 12 * time.Second},
-		{"bad_parameter is a bad response", 400, jsonHeader(), fixture("stackexchange-400-bad-parameter.json"), response.ClassBadResponse, 0},
-		{"no_method is a bad response", 400, jsonHeader(), fixture("stackexchange-400-no-method.json"), response.ClassBadResponse, 0},
-		{"key_required is unauthorized", 400, jsonHeader(), fixture("stackexchange-400-key-required.json"), response.ClassUnauthorized, 0},
-		{"access_denied is unauthorized", 400, jsonHeader(), `{"error_id":403,"error_message":"x","error_name":"access_denied"}`, response.ClassUnauthorized, 0},
-		{"internal_error is a server error", 400, jsonHeader(), fixture("stackexchange-400-internal.json"), response.ClassServerError, 0},
-		{"temporarily_unavailable is a server error", 400, jsonHeader(), fixture("stackexchange-400-unavailable.json"), response.ClassServerError, 0},
-		{"temporarily_unavailable with Retry-After waits for it", 400, with(jsonHeader(), "Retry-After", "60"), fixture("stackexchange-400-unavailable.json"), response.ClassServerError, time.Minute},
-		{"an unknown error_id is a bad response", 400, jsonHeader(), `{"error_id":418,"error_name":"teapot"}`, response.ClassBadResponse, 0},
-		{"an error wrapper at 200 (JSONP) is its error", 200, jsonHeader(), fixture("stackexchange-400-throttle-quota.json"), response.ClassRateLimited, time.Hour},
-		{"an error_id that is no number leaves the status", 400, jsonHeader(), `{"error_id":"502","error_name":"throttle_violation"}`, response.ClassBadResponse, 0},
-		{"a 400 without a wrapper is a bad response", 400, htmlHeader(), "<html>Bad Request</html>", response.ClassBadResponse, 0},
-		{"the edge's block page (403) is blocked", 403, htmlHeader(), fixture("stackexchange-403.html"), response.ClassBlocked, 0},
-		{"a 429 of the edge is rate limited with its Retry-After", 429, with(htmlHeader(), "Retry-After", "30"), "<html>Error 1015: You are being rate limited</html>", response.ClassRateLimited, 30 * time.Second},
-		{"a 502 of the edge is a server error", 502, htmlHeader(), "<html>Bad Gateway</html>", response.ClassServerError, 0},
-		{"a 503 with Retry-After is a server error with its wait", 503, with(htmlHeader(), "Retry-After", "120"), "busy", response.ClassServerError, 2 * time.Minute},
-		{"a 401 is unauthorized", 401, htmlHeader(), "", response.ClassUnauthorized, 0},
-		{"a redirect is a bad response", 301, with(htmlHeader(), "Location", "https://api.stackexchange.com/"), "", response.ClassBadResponse, 0},
-		{"the block page at 200 is a bad response", 200, htmlHeader(), fixture("stackexchange-403.html"), response.ClassBadResponse, 0},
-		{"truncated JSON is a bad response", 200, jsonHeader(), hits[:len(hits)/2], response.ClassBadResponse, 0},
-		{"an empty body is a bad response", 200, jsonHeader(), "", response.ClassBadResponse, 0},
-		{"JSON null is a bad response", 200, jsonHeader(), "null", response.ClassBadResponse, 0},
-		{"a JSON array is a bad response", 200, jsonHeader(), "[]", response.ClassBadResponse, 0},
-		{"an empty object is a bad response", 200, jsonHeader(), "{}", response.ClassBadResponse, 0},
-		{"a null items list is a bad response", 200, jsonHeader(), `{"items": null}`, response.ClassBadResponse, 0},
-		{"items of the wrong type are a bad response", 200, jsonHeader(), `{"items": {"link": "https://stackoverflow.com/"}}`, response.ClassBadResponse, 0},
-		{"garbage is a bad response", 200, jsonHeader(), "\x00\xff\xfe garbage", response.ClassBadResponse, 0},
-		{"a body just over 2 MiB is too large", 200, jsonHeader(), strings.Repeat(" ", 2<<20+1), response.ClassTooLarge, 0},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: tt.status, Header: tt.header, Body: []byte(tt.body)})
-			res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
-			enginetest.AssertClass(t, res, err, tt.class, tt.retry)
-		})
-	}
+	enginetest.StatusCases(t, searchPath, newDriver, []enginetest.StatusCase{
+		{Name: "the daily quota (throttle_violation with a wait) is rate limited for at most an hour", Status: 400, Header: jsonHeader(), Body: fixture("stackexchange-400-throttle-quota.json"), Class: response.ClassRateLimited, Retry: time.Hour},
+		{Name: "a quota wait under an hour is waited", Status: 400, Header: jsonHeader(), Body: `{"error_id":502,"error_message":"too many requests from this IP, more requests available in 95 seconds","error_name":"throttle_violation"}`, Class: response.ClassRateLimited, Retry: 95 * time.Second},
+		{Name: "a backoff violation is rate limited", Status: 400, Header: jsonHeader(), Body: fixture("stackexchange-400-throttle-backoff.json"), Class: response.ClassRateLimited},
+		{Name: "a backoff violation with Retry-After waits for it", Status: 400, Header: with(jsonHeader(), "Retry-After", "20"), Body: fixture("stackexchange-400-throttle-backoff.json"), Class: response.ClassRateLimited, Retry: 20 * time.Second},
+		{Name: "a throttle violation with a backoff waits for the backoff", Status: 400, Header: jsonHeader(), Body: `{"error_id":502,"error_message":"Violation of backoff parameter","error_name":"throttle_violation","backoff":12}`, Class: response.ClassRateLimited, Retry: 12 * time.Second},
+		{Name: "bad_parameter is a bad response", Status: 400, Header: jsonHeader(), Body: fixture("stackexchange-400-bad-parameter.json"), Class: response.ClassBadResponse},
+		{Name: "no_method is a bad response", Status: 400, Header: jsonHeader(), Body: fixture("stackexchange-400-no-method.json"), Class: response.ClassBadResponse},
+		{Name: "key_required is unauthorized", Status: 400, Header: jsonHeader(), Body: fixture("stackexchange-400-key-required.json"), Class: response.ClassUnauthorized},
+		{Name: "access_denied is unauthorized", Status: 400, Header: jsonHeader(), Body: `{"error_id":403,"error_message":"x","error_name":"access_denied"}`, Class: response.ClassUnauthorized},
+		{Name: "internal_error is a server error", Status: 400, Header: jsonHeader(), Body: fixture("stackexchange-400-internal.json"), Class: response.ClassServerError},
+		{Name: "temporarily_unavailable is a server error", Status: 400, Header: jsonHeader(), Body: fixture("stackexchange-400-unavailable.json"), Class: response.ClassServerError},
+		{Name: "temporarily_unavailable with Retry-After waits for it", Status: 400, Header: with(jsonHeader(), "Retry-After", "60"), Body: fixture("stackexchange-400-unavailable.json"), Class: response.ClassServerError, Retry: time.Minute},
+		{Name: "an unknown error_id is a bad response", Status: 400, Header: jsonHeader(), Body: `{"error_id":418,"error_name":"teapot"}`, Class: response.ClassBadResponse},
+		{Name: "an error wrapper at 200 (JSONP) is its error", Status: 200, Header: jsonHeader(), Body: fixture("stackexchange-400-throttle-quota.json"), Class: response.ClassRateLimited, Retry: time.Hour},
+		{Name: "an error_id that is no number leaves the status", Status: 400, Header: jsonHeader(), Body: `{"error_id":"502","error_name":"throttle_violation"}`, Class: response.ClassBadResponse},
+		{Name: "a 400 without a wrapper is a bad response", Status: 400, Header: htmlHeader(), Body: "<html>Bad Request</html>", Class: response.ClassBadResponse},
+		{Name: "the edge's block page (403) is blocked", Status: 403, Header: htmlHeader(), Body: fixture("stackexchange-403.html"), Class: response.ClassBlocked},
+		{Name: "a 429 of the edge is rate limited with its Retry-After", Status: 429, Header: with(htmlHeader(), "Retry-After", "30"), Body: "<html>Error 1015: You are being rate limited</html>", Class: response.ClassRateLimited, Retry: 30 * time.Second},
+		{Name: "a 502 of the edge is a server error", Status: 502, Header: htmlHeader(), Body: "<html>Bad Gateway</html>", Class: response.ClassServerError},
+		{Name: "a 503 with Retry-After is a server error with its wait", Status: 503, Header: with(htmlHeader(), "Retry-After", "120"), Body: "busy", Class: response.ClassServerError, Retry: 2 * time.Minute},
+		{Name: "a 401 is unauthorized", Status: 401, Header: htmlHeader(), Body: "", Class: response.ClassUnauthorized},
+		{Name: "a redirect is a bad response", Status: 301, Header: with(htmlHeader(), "Location", "https://api.stackexchange.com/"), Body: "", Class: response.ClassBadResponse},
+		{Name: "the block page at 200 is a bad response", Status: 200, Header: htmlHeader(), Body: fixture("stackexchange-403.html"), Class: response.ClassBadResponse},
+		{Name: "truncated JSON is a bad response", Status: 200, Header: jsonHeader(), Body: hits[:len(hits)/2], Class: response.ClassBadResponse},
+		{Name: "an empty body is a bad response", Status: 200, Header: jsonHeader(), Body: "", Class: response.ClassBadResponse},
+		{Name: "JSON null is a bad response", Status: 200, Header: jsonHeader(), Body: "null", Class: response.ClassBadResponse},
+		{Name: "a JSON array is a bad response", Status: 200, Header: jsonHeader(), Body: "[]", Class: response.ClassBadResponse},
+		{Name: "an empty object is a bad response", Status: 200, Header: jsonHeader(), Body: "{}", Class: response.ClassBadResponse},
+		{Name: "a null items list is a bad response", Status: 200, Header: jsonHeader(), Body: `{"items": null}`, Class: response.ClassBadResponse},
+		{Name: "items of the wrong type are a bad response", Status: 200, Header: jsonHeader(), Body: `{"items": {"link": "https://stackoverflow.com/"}}`, Class: response.ClassBadResponse},
+		{Name: "garbage is a bad response", Status: 200, Header: jsonHeader(), Body: "\x00\xff\xfe garbage", Class: response.ClassBadResponse},
+		{Name: "a body just over 2 MiB is too large", Status: 200, Header: jsonHeader(), Body: strings.Repeat(" ", 2<<20+1), Class: response.ClassTooLarge},
+	})
 }
 
 // TestBackoffHolds checks that the driver waits out the API's backoff
@@ -539,56 +445,25 @@ func TestQuotaHolds(t *testing.T) {
 // TestErrorsKeepProviderText checks that an error's message holds the
 // error's id and name, never its message (which may quote the request).
 func TestErrorsKeepProviderText(t *testing.T) {
-	tests := []struct {
-		name       string
-		status     int
-		body       string
-		keep, drop string
-	}{
-		{"bad_parameter names itself, not the site it quotes", 400, string(enginetest.Fixture(t, "stackexchange-400-bad-parameter.json")), `400 "bad_parameter"`, "stackoverflo"},
-		{"a throttle violation holds no message", 400, string(enginetest.Fixture(t, "stackexchange-400-throttle-quota.json")), `502 "throttle_violation"`, "this IP"},
-		{"an error name that is no name is left out", 400, `{"error_id":400,"error_name":"Bad <b>Param</b>","error_message":"secret"}`, `400 ""`, "Param"},
-		{"a 403 holds no page", 403, string(enginetest.Fixture(t, "stackexchange-403.html")), "HTTP 403", "Cloudflare"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := enginetest.Fake(t, searchPath, enginetest.Canned{Status: tt.status, Header: jsonHeader(), Body: []byte(tt.body)})
-			_, err := enginetest.SearchOnce(t, newDriver(t, srv.URL))
-			if err == nil {
-				t.Fatal("no error")
-			}
-			msg := err.Error()
-			if !strings.Contains(msg, tt.keep) || strings.Contains(msg, tt.drop) || len(msg) > 200 {
-				t.Errorf("error %q: want %q in it, not %q, at most 200 bytes", msg, tt.keep, tt.drop)
-			}
-		})
-	}
+	enginetest.ErrorsKeepProviderText(t, searchPath, jsonHeader(), newDriver, []enginetest.TextCase{
+		{Name: "bad_parameter names itself, not the site it quotes", Status: 400, Body: string(enginetest.Fixture(t, "stackexchange-400-bad-parameter.json")), Keep: `400 "bad_parameter"`, Drop: []string{"stackoverflo"}},
+		{Name: "a throttle violation holds no message", Status: 400, Body: string(enginetest.Fixture(t, "stackexchange-400-throttle-quota.json")), Keep: `502 "throttle_violation"`, Drop: []string{"this IP"}},
+		{Name: "an error name that is no name is left out", Status: 400, Body: `{"error_id":400,"error_name":"Bad <b>Param</b>","error_message":"secret"}`, Keep: `400 ""`, Drop: []string{"Param"}},
+		{Name: "a 403 holds no page", Status: 403, Body: string(enginetest.Fixture(t, "stackexchange-403.html")), Keep: "HTTP 403", Drop: []string{"Cloudflare"}},
+	})
 }
 
 func TestRefusedWithoutRequest(t *testing.T) {
-	tests := []struct {
-		name string
-		req  engine.Request
-	}{
-		{"an unknown time range", engine.Request{Query: "q", Count: 10, TimeRange: "decade"}},
-		{"a language no site answers in", engine.Request{Query: "q", Count: 10, Language: "de"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv, rec := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "stackexchange-search.json")})
-			res, err := enginetest.Search(t, newDriver(t, srv.URL), tt.req)
-			enginetest.AssertClass(t, res, err, response.ClassBadResponse, 0)
-			if n := len(rec.Requests()); n != 0 {
-				t.Errorf("%d requests sent, want none", n)
-			}
-		})
-	}
+	enginetest.RefusedWithoutRequest(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "stackexchange-search.json")}, newDriver, map[string]engine.Request{
+		"an unknown time range":         {Query: "q", Count: 10, TimeRange: "decade"},
+		"a language no site answers in": {Query: "q", Count: 10, Language: "de"},
+	})
 }
 
 // TestFetchFailures checks that what engine.Fetch classifies reaches the
 // caller unchanged.
 func TestFetchFailures(t *testing.T) {
-	enginetest.FetchFailures(t, searchPath, func(t *testing.T, url string) engine.Driver { return newDriver(t, url) })
+	enginetest.FetchFailures(t, searchPath, newDriver)
 }
 
 func TestQuotaWait(t *testing.T) {
@@ -640,9 +515,5 @@ func TestDate(t *testing.T) {
 // askOnce sends req to a fake and returns the request it received.
 func askOnce(t *testing.T, req engine.Request) *http.Request {
 	t.Helper()
-	srv, rec := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "stackexchange-empty.json")})
-	if _, err := enginetest.Search(t, newDriver(t, srv.URL), req); err != nil {
-		t.Fatal(err)
-	}
-	return rec.One(t)
+	return enginetest.AskOnce(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "stackexchange-empty.json")}, newDriver, req)
 }

@@ -1,7 +1,6 @@
 package wikipedia
 
 import (
-	"net/http"
 	"testing"
 
 	"github.com/rypsok/rypsok/front/engine"
@@ -16,7 +15,12 @@ func newDriver(t *testing.T, url string, languages ...string) engine.Driver {
 	return enginetest.NewDriver(t, New, url, engine.Config{ID: "wikipedia", UserAgent: enginetest.UserAgent, Languages: languages})
 }
 
-// jsonHeader is the Content-Type of an Action API answer.
-func jsonHeader() http.Header {
-	return http.Header{"Content-Type": {"application/json; charset=utf-8"}}
+// newEnglish builds a driver for English at the endpoint
+// url+enginetest.Prefix.
+func newEnglish(t *testing.T, url string) engine.Driver {
+	t.Helper()
+	return newDriver(t, url, "en")
 }
+
+// jsonHeader is the Content-Type of an Action API answer.
+var jsonHeader = enginetest.ContentType("application/json; charset=utf-8")

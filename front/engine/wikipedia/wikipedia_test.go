@@ -252,91 +252,59 @@ func TestTitlePath(t *testing.T) {
 }
 
 func TestEmpty(t *testing.T) {
-	tests := []struct {
-		name string
-		body string
-	}{
-		{"the no-hit fixture", string(enginetest.Fixture(t, "wikipedia-search-empty.json"))},
-		{"formatversion 2 without hits", `{"batchcomplete":true,"query":{"searchinfo":{"totalhits":0},"search":[]}}`},
-		{"a query object without a search list", `{"batchcomplete":true,"query":{}}`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := enginetest.Fake(t, apiPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: []byte(tt.body)})
-			res, err := enginetest.Search(t, newDriver(t, srv.URL, "en"), engine.Request{Query: "q", Count: 10})
-			if err != nil || len(res) != 0 {
-				t.Fatalf("Search = %v, %v; want no result and no error", res, err)
-			}
-		})
-	}
+	enginetest.Empty(t, apiPath, jsonHeader(), newEnglish, map[string]string{
+		"the no-hit fixture":                   string(enginetest.Fixture(t, "wikipedia-search-empty.json")),
+		"formatversion 2 without hits":         `{"batchcomplete":true,"query":{"searchinfo":{"totalhits":0},"search":[]}}`,
+		"a query object without a search list": `{"batchcomplete":true,"query":{}}`,
+	})
 }
 
 func TestErrors(t *testing.T) {
 	htmlType := http.Header{"Content-Type": {"text/html; charset=utf-8"}}
-	with := func(h http.Header, kv ...string) http.Header {
-		h = h.Clone()
-		for i := 0; i+1 < len(kv); i += 2 {
-			h.Set(kv[i], kv[i+1])
-		}
-		return h
-	}
+	with := enginetest.With
 	hits := string(enginetest.Fixture(t, "wikipedia-search.json"))
-	tests := []struct {
-		name   string
-		status int
-		header http.Header
-		body   string
-		class  response.EngineClass
-		retry  time.Duration
-	}{
-		{"missingparam (200 and MediaWiki-API-Error) is a bad response", 200,
-			with(jsonHeader(), "MediaWiki-API-Error", "missingparam"), string(enginetest.Fixture(t, "wikipedia-error-missingparam.json")), response.ClassBadResponse, 0},
-		{"missingparam in the body alone is a bad response", 200,
-			jsonHeader(), string(enginetest.Fixture(t, "wikipedia-error-missingparam.json")), response.ClassBadResponse, 0},
-		{"maxlag (200, Retry-After 5) is rate limited for 5 s", 200,
-			with(jsonHeader(), "MediaWiki-API-Error", "maxlag", "Retry-After", "5", "X-Database-Lag", "6"), string(enginetest.Fixture(t, "wikipedia-error-maxlag.json")), response.ClassRateLimited, 5 * time.Second},
-		{"maxlag in the body alone is rate limited too", 200,
-			with(jsonHeader(), "Retry-After", "5"), string(enginetest.Fixture(t, "wikipedia-error-maxlag.json")), response.ClassRateLimited, 5 * time.Second},
-		{"ratelimited is rate limited", 200,
-			with(jsonHeader(), "MediaWiki-API-Error", "ratelimited"), `{"error":{"code":"ratelimited","info":"x"}}`, response.ClassRateLimited, 0},
-		{"readapidenied is unauthorized", 200,
-			with(jsonHeader(), "MediaWiki-API-Error", "readapidenied"), `{"error":{"code":"readapidenied","info":"x"}}`, response.ClassUnauthorized, 0},
-		{"internal_api_error_* is a server error", 200,
-			with(jsonHeader(), "MediaWiki-API-Error", "internal_api_error_DBQueryError"), `{"error":{"code":"internal_api_error_DBQueryError"}}`, response.ClassServerError, 0},
-		{"the header wins over a body with hits", 200,
-			with(jsonHeader(), "MediaWiki-API-Error", "badvalue"), hits, response.ClassBadResponse, 0},
-		{"an error object without a code is a bad response", 200, jsonHeader(), `{"error":{}}`, response.ClassBadResponse, 0},
-		{"the edge's 429 page is rate limited with its Retry-After", 429,
-			with(htmlType, "Retry-After", "60"), string(enginetest.Fixture(t, "wikipedia-429.html")), response.ClassRateLimited, 60 * time.Second},
-		{"a 429 without Retry-After is rate limited without a wait", 429,
-			htmlType, string(enginetest.Fixture(t, "wikipedia-429.html")), response.ClassRateLimited, 0},
-		{"a Retry-After over an hour is capped at an hour", 429,
-			with(htmlType, "Retry-After", "86400"), string(enginetest.Fixture(t, "wikipedia-429.html")), response.ClassRateLimited, time.Hour},
-		{"the edge's User-Agent 403 page is blocked", 403,
-			htmlType, string(enginetest.Fixture(t, "wikipedia-403-useragent.html")), response.ClassBlocked, 0},
-		{"a 401 is unauthorized", 401, htmlType, "Unauthorized", response.ClassUnauthorized, 0},
-		{"a 500 is a server error", 500, htmlType, "<html>oops</html>", response.ClassServerError, 0},
-		{"a 503 with Retry-After is a server error with its wait", 503,
-			with(htmlType, "Retry-After", "30"), string(enginetest.Fixture(t, "wikipedia-429.html")), response.ClassServerError, 30 * time.Second},
-		{"a REST 400 is a bad response", 400, jsonHeader(), string(enginetest.Fixture(t, "wikipedia-rest-400.json")), response.ClassBadResponse, 0},
-		{"a redirect is a bad response", 301, with(htmlType, "Location", "https://en.wikipedia.org/"), "", response.ClassBadResponse, 0},
-		{"HTML at 200 is a bad response", 200, htmlType, string(enginetest.Fixture(t, "wikipedia-403-useragent.html")), response.ClassBadResponse, 0},
-		{"the REST search answer is not an Action API answer", 200, jsonHeader(), string(enginetest.Fixture(t, "wikipedia-rest-search.json")), response.ClassBadResponse, 0},
-		{"truncated JSON is a bad response", 200, jsonHeader(), hits[:len(hits)/2], response.ClassBadResponse, 0},
-		{"an empty body is a bad response", 200, jsonHeader(), "", response.ClassBadResponse, 0},
-		{"JSON null is a bad response", 200, jsonHeader(), "null", response.ClassBadResponse, 0},
-		{"a JSON array is a bad response", 200, jsonHeader(), "[]", response.ClassBadResponse, 0},
-		{"an empty object is a bad response", 200, jsonHeader(), "{}", response.ClassBadResponse, 0},
-		{"a search list of the wrong type is a bad response", 200, jsonHeader(), `{"query":{"search":{"title":"x"}}}`, response.ClassBadResponse, 0},
-		{"a body just over 1 MiB is too large", 200, jsonHeader(), strings.Repeat(" ", 1<<20+1), response.ClassTooLarge, 0},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := enginetest.Fake(t, apiPath, enginetest.Canned{Status: tt.status, Header: tt.header, Body: []byte(tt.body)})
-			res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL, "en"))
-			enginetest.AssertClass(t, res, err, tt.class, tt.retry)
-		})
-	}
+	enginetest.StatusCases(t, apiPath, newEnglish, []enginetest.StatusCase{
+		{Name: "missingparam (200 and MediaWiki-API-Error) is a bad response", Status: 200,
+			Header: with(jsonHeader(), "MediaWiki-API-Error", "missingparam"), Body: string(enginetest.Fixture(t, "wikipedia-error-missingparam.json")), Class: response.ClassBadResponse},
+		{Name: "missingparam in the body alone is a bad response", Status: 200,
+			Header: jsonHeader(), Body: string(enginetest.Fixture(t, "wikipedia-error-missingparam.json")), Class: response.ClassBadResponse},
+		{Name: "maxlag (200, Retry-After 5) is rate limited for 5 s", Status: 200,
+			Header: with(jsonHeader(), "MediaWiki-API-Error", "maxlag", "Retry-After", "5", "X-Database-Lag", "6"), Body: string(enginetest.Fixture(t, "wikipedia-error-maxlag.json")), Class: response.ClassRateLimited, Retry: 5 * time.Second},
+		{Name: "maxlag in the body alone is rate limited too", Status: 200,
+			Header: with(jsonHeader(), "Retry-After", "5"), Body: string(enginetest.Fixture(t, "wikipedia-error-maxlag.json")), Class: response.ClassRateLimited, Retry: 5 * time.Second},
+		{Name: "ratelimited is rate limited", Status: 200,
+			Header: with(jsonHeader(), "MediaWiki-API-Error", "ratelimited"), Body: `{"error":{"code":"ratelimited","info":"x"}}`, Class: response.ClassRateLimited},
+		{Name: "readapidenied is unauthorized", Status: 200,
+			Header: with(jsonHeader(), "MediaWiki-API-Error", "readapidenied"), Body: `{"error":{"code":"readapidenied","info":"x"}}`, Class: response.ClassUnauthorized},
+		{Name: "internal_api_error_* is a server error", Status: 200,
+			Header: with(jsonHeader(), "MediaWiki-API-Error", "internal_api_error_DBQueryError"), Body: `{"error":{"code":"internal_api_error_DBQueryError"}}`, Class: response.ClassServerError},
+		{Name: "the header wins over a body with hits", Status: 200,
+			Header: with(jsonHeader(), "MediaWiki-API-Error", "badvalue"), Body: hits, Class: response.ClassBadResponse},
+		{Name: "an error object without a code is a bad response", Status: 200, Header: jsonHeader(), Body: `{"error":{}}`, Class: response.ClassBadResponse},
+		{Name: "the edge's 429 page is rate limited with its Retry-After", Status: 429,
+			Header: with(htmlType, "Retry-After", "60"), Body: string(enginetest.Fixture(t, "wikipedia-429.html")), Class: response.ClassRateLimited, Retry: 60 * time.Second},
+		{Name: "a 429 without Retry-After is rate limited without a wait", Status: 429,
+			Header: htmlType, Body: string(enginetest.Fixture(t, "wikipedia-429.html")), Class: response.ClassRateLimited},
+		{Name: "a Retry-After over an hour is capped at an hour", Status: 429,
+			Header: with(htmlType, "Retry-After", "86400"), Body: string(enginetest.Fixture(t, "wikipedia-429.html")), Class: response.ClassRateLimited, Retry: time.Hour},
+		{Name: "the edge's User-Agent 403 page is blocked", Status: 403,
+			Header: htmlType, Body: string(enginetest.Fixture(t, "wikipedia-403-useragent.html")), Class: response.ClassBlocked},
+		{Name: "a 401 is unauthorized", Status: 401, Header: htmlType, Body: "Unauthorized", Class: response.ClassUnauthorized},
+		{Name: "a 500 is a server error", Status: 500, Header: htmlType, Body: "<html>oops</html>", Class: response.ClassServerError},
+		{Name: "a 503 with Retry-After is a server error with its wait", Status: 503,
+			Header: with(htmlType, "Retry-After", "30"), Body: string(enginetest.Fixture(t, "wikipedia-429.html")), Class: response.ClassServerError, Retry: 30 * time.Second},
+		{Name: "a REST 400 is a bad response", Status: 400, Header: jsonHeader(), Body: string(enginetest.Fixture(t, "wikipedia-rest-400.json")), Class: response.ClassBadResponse},
+		{Name: "a redirect is a bad response", Status: 301, Header: with(htmlType, "Location", "https://en.wikipedia.org/"), Body: "", Class: response.ClassBadResponse},
+		{Name: "HTML at 200 is a bad response", Status: 200, Header: htmlType, Body: string(enginetest.Fixture(t, "wikipedia-403-useragent.html")), Class: response.ClassBadResponse},
+		{Name: "the REST search answer is not an Action API answer", Status: 200, Header: jsonHeader(), Body: string(enginetest.Fixture(t, "wikipedia-rest-search.json")), Class: response.ClassBadResponse},
+		{Name: "truncated JSON is a bad response", Status: 200, Header: jsonHeader(), Body: hits[:len(hits)/2], Class: response.ClassBadResponse},
+		{Name: "an empty body is a bad response", Status: 200, Header: jsonHeader(), Body: "", Class: response.ClassBadResponse},
+		{Name: "JSON null is a bad response", Status: 200, Header: jsonHeader(), Body: "null", Class: response.ClassBadResponse},
+		{Name: "a JSON array is a bad response", Status: 200, Header: jsonHeader(), Body: "[]", Class: response.ClassBadResponse},
+		{Name: "an empty object is a bad response", Status: 200, Header: jsonHeader(), Body: "{}", Class: response.ClassBadResponse},
+		{Name: "a search list of the wrong type is a bad response", Status: 200, Header: jsonHeader(), Body: `{"query":{"search":{"title":"x"}}}`, Class: response.ClassBadResponse},
+		{Name: "a body just over 1 MiB is too large", Status: 200, Header: jsonHeader(), Body: strings.Repeat(" ", 1<<20+1), Class: response.ClassTooLarge},
+	})
 }
 
 // TestErrorsKeepProviderText checks that no provider text but a short
@@ -344,55 +312,21 @@ func TestErrors(t *testing.T) {
 func TestErrorsKeepProviderText(t *testing.T) {
 	info := strings.Repeat("Waiting for 10.64.32.117 ", 20)
 	long := strings.Repeat("c", 500)
-	body := `{"error":{"code":"` + long + `","info":"` + info + `"}}`
-	srv, _ := enginetest.Fake(t, apiPath, enginetest.Canned{Status: 200, Header: jsonHeader(), Body: []byte(body)})
-	_, err := enginetest.SearchOnce(t, newDriver(t, srv.URL, "en"))
-	if err == nil {
-		t.Fatal("no error")
-	}
-	if msg := err.Error(); strings.Contains(msg, "Waiting") || len(msg) > 200 {
-		t.Errorf("error %q carries provider text or is longer than 200", msg)
-	}
+	enginetest.ErrorsKeepProviderText(t, apiPath, jsonHeader(), newEnglish, []enginetest.TextCase{
+		{Name: "a long code and info", Status: 200, Body: `{"error":{"code":"` + long + `","info":"` + info + `"}}`, Drop: []string{"Waiting"}},
+	})
 }
 
 func TestRefusedWithoutRequest(t *testing.T) {
-	tests := []struct {
-		name string
-		req  engine.Request
-	}{
-		{"a time range", engine.Request{Query: "q", Language: "en", TimeRange: "day", Count: 10}},
-		{"an unconfigured language", engine.Request{Query: "q", Language: "fr", Count: 10}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv, rec := enginetest.Fake(t, apiPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "wikipedia-search.json")})
-			res, err := enginetest.Search(t, newDriver(t, srv.URL, "en"), tt.req)
-			enginetest.AssertClass(t, res, err, response.ClassBadResponse, 0)
-			if n := len(rec.Requests()); n != 0 {
-				t.Errorf("%d requests sent, want none", n)
-			}
-		})
-	}
+	enginetest.RefusedWithoutRequest(t, apiPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "wikipedia-search.json")}, newEnglish, map[string]engine.Request{
+		"a time range":             {Query: "q", Language: "en", TimeRange: "day", Count: 10},
+		"an unconfigured language": {Query: "q", Language: "fr", Count: 10},
+	})
 }
 
 // TestFetchFailures checks that what engine.Fetch classifies reaches the
 // caller unchanged: an egress refusal (403 with Rypsok-Refusal) is
 // denied, not blocked; a deadline is a timeout.
 func TestFetchFailures(t *testing.T) {
-	t.Run("an egress refusal is denied", func(t *testing.T) {
-		h := http.Header{contract.HeaderRefusal: {string(contract.ReasonHost)}}
-		srv, _ := enginetest.Fake(t, apiPath, enginetest.Canned{Status: contract.Status(contract.ReasonHost), Header: h, Body: []byte("rypsok-egress: host\n")})
-		res, err := enginetest.SearchOnce(t, newDriver(t, srv.URL, "en"))
-		enginetest.AssertClass(t, res, err, response.ClassDenied, 0)
-	})
-	t.Run("a deadline passed is a timeout", func(t *testing.T) {
-		release := make(chan struct{})
-		srv := enginetest.Blocking(t, release)
-		defer close(release)
-		d := newDriver(t, srv, "en")
-		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-		defer cancel()
-		res, err := d.Search(ctx, enginetest.Client(), engine.Request{Query: "q", Count: 10})
-		enginetest.AssertClass(t, res, err, response.ClassTimeout, 0)
-	})
+	enginetest.FetchFailuresFor(t, contract.ReasonHost, apiPath, newEnglish)
 }
