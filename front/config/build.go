@@ -37,9 +37,11 @@ func build(f file, order []string, env func(string) string) (Config, []error) {
 		Privacy: Privacy{SecretDetection: p.secretMode(f.Privacy.SecretDetection)},
 	}
 	if m := f.Telemetry.MetricsListen; m != "" {
-		ap, err := netip.ParseAddrPort(m)
-		if err != nil || !ap.Addr().IsLoopback() {
-			p.add("telemetry.metrics_listen", "want a loopback ip:port such as 127.0.0.1:9465")
+		// Any address, as the egress's: the counters carry no query, URL or
+		// secret; off loopback (a pod scraped by Prometheus) it is the
+		// operator's explicit choice.
+		if _, err := netip.ParseAddrPort(m); err != nil {
+			p.add("telemetry.metrics_listen", "want an ip:port such as 127.0.0.1:9465 or 0.0.0.0:9465")
 		}
 		c.MetricsListen = m
 	}

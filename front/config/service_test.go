@@ -97,3 +97,24 @@ func TestTokenReadsAgain(t *testing.T) {
 		t.Errorf("an unset variable: got %v", err)
 	}
 }
+
+func TestMetricsListen(t *testing.T) {
+	for _, tc := range []struct {
+		listen string
+		ok     bool
+	}{
+		{"127.0.0.1:9465", true},
+		{"[::1]:9465", true},
+		{"0.0.0.0:9465", true}, // a Prometheus scraping the pod
+		{"localhost:9465", false},
+		{"127.0.0.1", false},
+		{"metrics.example:9465", false},
+	} {
+		_, err := Parse([]byte("config_version = 1\n[telemetry]\nmetrics_listen = \""+tc.listen+"\"\n"), noEnv)
+		if ok := err == nil; ok != tc.ok {
+			t.Errorf("%s: accepted %v, want %v (%v)", tc.listen, ok, tc.ok, err)
+		} else if !ok && !hasField(err, "telemetry.metrics_listen", "ip:port") {
+			t.Errorf("%s: %v", tc.listen, err)
+		}
+	}
+}
