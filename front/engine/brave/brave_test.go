@@ -16,14 +16,11 @@ import (
 )
 
 func TestNew(t *testing.T) {
-	enginetest.TestNew(t, New, []enginetest.NewCase{
-		{Name: "a key builds", Cfg: engine.Config{Credential: testKey, UserAgent: enginetest.UserAgent}},
-		{Name: "a key without a User-Agent builds", Cfg: engine.Config{Credential: testKey}},
-		{Name: "an endpoint with a path builds", Cfg: engine.Config{Credential: testKey, Endpoint: "http://127.0.0.1:8080/brave"}},
-		{Name: "no key is refused", Cfg: engine.Config{UserAgent: enginetest.UserAgent}, Want: ErrNoCredential},
-		{Name: "a relative endpoint is refused", Cfg: engine.Config{Credential: testKey, Endpoint: "brave"}, Want: engine.ErrEndpoint},
-		{Name: "an endpoint with a fragment is refused", Cfg: engine.Config{Credential: testKey, Endpoint: "https://brave.example.org/#x"}, Want: engine.ErrEndpoint},
-	})
+	enginetest.TestNew(t, New, append(enginetest.EndpointCases(engine.Config{Credential: testKey}),
+		enginetest.NewCase{Name: "a key builds", Cfg: engine.Config{Credential: testKey, UserAgent: enginetest.UserAgent}},
+		enginetest.NewCase{Name: "a key without a User-Agent builds", Cfg: engine.Config{Credential: testKey}},
+		enginetest.NewCase{Name: "no key is refused", Cfg: engine.Config{UserAgent: enginetest.UserAgent}, Want: ErrNoCredential},
+	))
 }
 
 func TestProperties(t *testing.T) {

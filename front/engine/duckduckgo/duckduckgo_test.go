@@ -18,14 +18,10 @@ import (
 )
 
 func TestNew(t *testing.T) {
-	enginetest.TestNew(t, New, []enginetest.NewCase{
-		{Name: "a User-Agent builds at the provider's endpoint", Cfg: engine.Config{UserAgent: enginetest.UserAgent}},
-		{Name: "an endpoint builds", Cfg: engine.Config{UserAgent: enginetest.UserAgent, Endpoint: "http://127.0.0.1:8080/ddg"}},
-		{Name: "no User-Agent is refused", Cfg: engine.Config{Languages: []string{"en"}}, Want: ErrNoUserAgent},
-		{Name: "a relative endpoint is refused", Cfg: engine.Config{UserAgent: enginetest.UserAgent, Endpoint: "/ddg"}, Want: engine.ErrEndpoint},
-		{Name: "an endpoint with a query is refused", Cfg: engine.Config{UserAgent: enginetest.UserAgent, Endpoint: "https://html.duckduckgo.com/?kl=us-en"}, Want: engine.ErrEndpoint},
-		{Name: "an ftp endpoint is refused", Cfg: engine.Config{UserAgent: enginetest.UserAgent, Endpoint: "ftp://html.duckduckgo.com/"}, Want: engine.ErrEndpoint},
-	})
+	enginetest.TestNew(t, New, append(enginetest.EndpointCases(engine.Config{UserAgent: enginetest.UserAgent}),
+		enginetest.NewCase{Name: "a User-Agent builds at the provider's endpoint", Cfg: engine.Config{UserAgent: enginetest.UserAgent}},
+		enginetest.NewCase{Name: "no User-Agent is refused", Cfg: engine.Config{Languages: []string{"en"}}, Want: ErrNoUserAgent},
+	))
 }
 
 func TestProperties(t *testing.T) {

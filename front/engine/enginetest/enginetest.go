@@ -220,6 +220,26 @@ func TestNew(t *testing.T, newDriver engine.Factory, cases []NewCase) {
 	}
 }
 
+// EndpointCases are the cases of TestNew every driver shares: base, a
+// configuration that builds, with an operator's endpoint (an http URL with
+// a path builds; a relative one, another scheme, a query, user
+// information or a fragment is refused with engine.ErrEndpoint).
+func EndpointCases(base engine.Config) []NewCase {
+	with := func(endpoint string) engine.Config {
+		c := base
+		c.Endpoint = endpoint
+		return c
+	}
+	return []NewCase{
+		{Name: "an http endpoint with a path builds", Cfg: with("http://127.0.0.1:8080/provider")},
+		{Name: "a relative endpoint is refused", Cfg: with("/provider"), Want: engine.ErrEndpoint},
+		{Name: "an ftp endpoint is refused", Cfg: with("ftp://127.0.0.1/"), Want: engine.ErrEndpoint},
+		{Name: "an endpoint with a query is refused", Cfg: with("https://provider.example.org/?a=b"), Want: engine.ErrEndpoint},
+		{Name: "an endpoint with user information is refused", Cfg: with("https://u:p@provider.example.org/"), Want: engine.ErrEndpoint},
+		{Name: "an endpoint with a fragment is refused", Cfg: with("https://provider.example.org/#x"), Want: engine.ErrEndpoint},
+	}
+}
+
 // Client is a plain client that, like the egress's, follows no redirect.
 func Client() *http.Client {
 	return &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}

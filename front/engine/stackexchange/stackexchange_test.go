@@ -19,15 +19,10 @@ import (
 )
 
 func TestNew(t *testing.T) {
-	enginetest.TestNew(t, New, []enginetest.NewCase{
-		{Name: "the zero configuration builds", Cfg: engine.Config{}},
-		{Name: "a User-Agent and languages build", Cfg: engine.Config{UserAgent: enginetest.UserAgent, Languages: []string{"en", "ja"}}},
-		{Name: "an http endpoint with a path builds", Cfg: engine.Config{Endpoint: "http://127.0.0.1:8080/se"}},
-		{Name: "a relative endpoint is refused", Cfg: engine.Config{Endpoint: "/se"}, Want: engine.ErrEndpoint},
-		{Name: "an ftp endpoint is refused", Cfg: engine.Config{Endpoint: "ftp://127.0.0.1/"}, Want: engine.ErrEndpoint},
-		{Name: "an endpoint with a query is refused", Cfg: engine.Config{Endpoint: "https://api.example.org/?site=x"}, Want: engine.ErrEndpoint},
-		{Name: "an endpoint with user information is refused", Cfg: engine.Config{Endpoint: "https://u:p@api.example.org/"}, Want: engine.ErrEndpoint},
-	})
+	enginetest.TestNew(t, New, append(enginetest.EndpointCases(engine.Config{}),
+		enginetest.NewCase{Name: "the zero configuration builds", Cfg: engine.Config{}},
+		enginetest.NewCase{Name: "a User-Agent and languages build", Cfg: engine.Config{UserAgent: enginetest.UserAgent, Languages: []string{"en", "ja"}}},
+	))
 }
 
 func TestProperties(t *testing.T) {

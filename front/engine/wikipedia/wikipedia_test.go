@@ -17,16 +17,11 @@ import (
 )
 
 func TestNew(t *testing.T) {
-	enginetest.TestNew(t, New, []enginetest.NewCase{
-		{Name: "a User-Agent and a language build", Cfg: engine.Config{UserAgent: enginetest.UserAgent, Languages: []string{"en"}}},
-		{Name: "an http endpoint with a path builds", Cfg: engine.Config{UserAgent: enginetest.UserAgent, Languages: []string{"en"}, Endpoint: "http://127.0.0.1:8080/wiki"}},
-		{Name: "no User-Agent is refused", Cfg: engine.Config{Languages: []string{"en"}}, Want: ErrNoUserAgent},
-		{Name: "no language is refused", Cfg: engine.Config{UserAgent: enginetest.UserAgent}, Want: ErrNoLanguage},
-		{Name: "an ftp endpoint is refused", Cfg: engine.Config{UserAgent: enginetest.UserAgent, Languages: []string{"en"}, Endpoint: "ftp://127.0.0.1/"}, Want: engine.ErrEndpoint},
-		{Name: "a relative endpoint is refused", Cfg: engine.Config{UserAgent: enginetest.UserAgent, Languages: []string{"en"}, Endpoint: "/wiki"}, Want: engine.ErrEndpoint},
-		{Name: "an endpoint with a query is refused", Cfg: engine.Config{UserAgent: enginetest.UserAgent, Languages: []string{"en"}, Endpoint: "https://wiki.example.org/?a=b"}, Want: engine.ErrEndpoint},
-		{Name: "an endpoint with user information is refused", Cfg: engine.Config{UserAgent: enginetest.UserAgent, Languages: []string{"en"}, Endpoint: "https://u:p@wiki.example.org/"}, Want: engine.ErrEndpoint},
-	})
+	enginetest.TestNew(t, New, append(enginetest.EndpointCases(engine.Config{UserAgent: enginetest.UserAgent, Languages: []string{"en"}}),
+		enginetest.NewCase{Name: "a User-Agent and a language build", Cfg: engine.Config{UserAgent: enginetest.UserAgent, Languages: []string{"en"}}},
+		enginetest.NewCase{Name: "no User-Agent is refused", Cfg: engine.Config{Languages: []string{"en"}}, Want: ErrNoUserAgent},
+		enginetest.NewCase{Name: "no language is refused", Cfg: engine.Config{UserAgent: enginetest.UserAgent}, Want: ErrNoLanguage},
+	))
 }
 
 func TestProperties(t *testing.T) {
