@@ -7,19 +7,26 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// Boilerplate removal common to news and blog pages, in two passes around
-// readability:
+// Boilerplate removal common to news and blog pages, around readability:
 //
-//   - removeBoilerplate, before it: elements whose class, id or role names a
-//     share bar, paywall notice, related or recommended articles, comment
-//     forms and notices, ads or image credits, unless they hold a large
-//     share of the page's text (a wrapper named "article-share-container"
+//   - removeBoilerplate: elements whose class, id or role names a share
+//     bar, paywall notice, related or recommended articles, comment forms
+//     and notices, ads or image credits, unless they hold a large share of
+//     the text they sit in (a wrapper named "article-share-container"
 //     around the whole story). Embedded tweets stay: a story quotes them,
 //     and annotators keep them. A comment thread stays for readability to
 //     judge (commentThread). Newsletter and subscription boxes are not
 //     matched by name: the name also marks in-article promos that
 //     Readability.js keeps, and the short ones at the content's ends go
-//     by their wording (prune.go).
+//     by their wording (prune.go). Author boxes are not matched either:
+//     readability takes a short byline out itself, and keeps an author's
+//     note at the end of the story as Readability.js does.
+//     It runs twice. Before readability, it leaves link-dense blocks (a
+//     list of related stories) in place: readability's scoring already
+//     discounts links, and taking them away first raises the score of the
+//     container they sat in, so that readability climbs above the article
+//     and takes in the page's furniture. After readability, it runs on the
+//     result, where link-dense blocks go too.
 //   - pruneContent, on readability's result: "Read also: …" teaser
 //     paragraphs. (prune.go trims the ends of the result.)
 
@@ -33,8 +40,8 @@ var rxBoilerSub = lazyRegexp(`(?i)social|sharedaddy|sharebar|paywall|related|rec
 // boilerParts are boilerplate words that must be a whole part of a class or
 // id token split at - and _ ("ad" in "proper-ad-unit", not in "header").
 var boilerParts = map[string]bool{
-	"ad": true, "ads": true, "adv": true, "advert": true, "byline": true, "credit": true, "credits": true,
-	"tags": true, "tag": true, "share": true, "shares": true, "sharing": true, "author": true, "dateline": true,
+	"ad": true, "ads": true, "adv": true, "advert": true, "credit": true, "credits": true,
+	"tags": true, "tag": true, "share": true, "shares": true, "sharing": true, "dateline": true,
 }
 
 // boilerRoles are ARIA roles of page furniture.
@@ -119,10 +126,15 @@ func slugLike(tok string) bool {
 	return len(strings.FieldsFunc(tok, func(r rune) bool { return r == '-' || r == '_' })) >= 4
 }
 
+// maxPreLinkDensity is the link density above which removeBoilerplate
+// leaves a block for readability to judge when it runs before it.
+const maxPreLinkDensity = 0.5
+
 // removeBoilerplate removes boilerplate-named block elements with text
-// under body that hold less than maxBoilerShare of pageText.
-func removeBoilerplate(body *html.Node, pageText int) {
-	limit := int(maxBoilerShare * float64(pageText))
+// under root that hold less than maxBoilerShare of its text, text chars.
+// Before readability (before), link-dense blocks stay.
+func removeBoilerplate(root *html.Node, text int, before bool) {
+	limit := int(maxBoilerShare * float64(text))
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
 		for c := n.FirstChild; c != nil; {
@@ -134,7 +146,7 @@ func removeBoilerplate(body *html.Node, pageText int) {
 				case commentThread(c):
 					// kept whole: readability decides about it
 				case boilerBlock[c.DataAtom] && boilerName(c):
-					if l := visibleLen(c); l > 0 && l <= limit {
+					if l := visibleLen(c); l > 0 && l <= limit && !(before && linkDensity(c) > maxPreLinkDensity) {
 						n.RemoveChild(c)
 					} else {
 						walk(c)
@@ -146,7 +158,7 @@ func removeBoilerplate(body *html.Node, pageText int) {
 			c = next
 		}
 	}
-	walk(body)
+	walk(root)
 }
 
 // boilerBlock are the elements removeBoilerplate may remove: blocks, not

@@ -76,10 +76,41 @@ func TestCommentThread(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			body := parseBody(t, `<html><body><article><p>`+strings.Repeat(filler, 20)+`</p>`+tc.html+`</article></body></html>`)
-			removeBoilerplate(body, visibleLen(body))
+			removeBoilerplate(body, visibleLen(body), true)
 			if got := strings.Contains(textOf(body), "KEPT1"); got != tc.kept {
 				t.Errorf("kept %v, want %v", got, tc.kept)
 			}
 		})
+	}
+}
+
+// TestLinkDenseBoilerplateAfterReadability: before readability, a
+// boilerplate-named list of links (related stories) stays for readability
+// to judge, as its links lower the score of the container it sits in;
+// taken out first, readability climbed above MSN's article and took in the
+// page's furniture. On readability's result it goes. Text-heavy
+// boilerplate goes in both passes.
+func TestLinkDenseBoilerplateAfterReadability(t *testing.T) {
+	var related strings.Builder
+	for i := 0; i < 6; i++ {
+		related.WriteString(`<li><a href="/s">LINKS1 A sponsored story you may like</a></li>`)
+	}
+	doc := `<html><body><article><p>` + strings.Repeat(filler, 20) + `</p>` +
+		`<div class="related-stories"><ul>` + related.String() + `</ul></div>` +
+		`<div class="share-tools"><p>TEXT1 Share this story with your friends and family today.</p></div>` +
+		`</article></body></html>`
+	for _, tc := range []struct {
+		before bool
+		links  bool
+	}{{before: true, links: true}, {before: false, links: false}} {
+		body := parseBody(t, doc)
+		removeBoilerplate(body, visibleLen(body), tc.before)
+		text := textOf(body)
+		if got := strings.Contains(text, "LINKS1"); got != tc.links {
+			t.Errorf("before=%v: link list kept %v, want %v", tc.before, got, tc.links)
+		}
+		if strings.Contains(text, "TEXT1") {
+			t.Errorf("before=%v: share box kept", tc.before)
+		}
 	}
 }

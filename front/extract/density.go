@@ -237,8 +237,9 @@ const beforeProbe = 20
 // paragraph set apart from the body (in the article's header, or a
 // container of its own), which readability's scoring leaves out. The
 // headline, bylines, datelines and captions are left out. Nothing is
-// returned when the blocks are more than maxBeforeChars in all, or when
-// the container does not hold readability's result.
+// returned when the blocks are fewer than minLeadParagraph characters in
+// all (a subtitle, as in lead.go), more than maxBeforeChars, or when the
+// container does not hold readability's result.
 func recoverBefore(alt, content *html.Node) []*html.Node {
 	if alt == nil {
 		return nil
@@ -261,7 +262,7 @@ func recoverBefore(alt, content *html.Node) []*html.Node {
 		chars += n
 	}}
 	w.walk(alt, false, false)
-	if !found || len(before) == 0 || chars > maxBeforeChars {
+	if !found || chars < minLeadParagraph || chars > maxBeforeChars {
 		return nil
 	}
 	out := make([]*html.Node, len(before))

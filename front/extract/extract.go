@@ -13,8 +13,11 @@
 //     canvas, comments, closed dialogs, and any element with the hidden
 //     attribute, aria-hidden="true", or an inline style with display:none or
 //     visibility:hidden. (Form controls and svg are rendered, so they stay;
-//     dropping them measured slightly worse.)
-//  3. Remove boilerplate blocks named by class, id or role (boiler.go).
+//     dropping them measured slightly worse. A fallback image marked
+//     aria-hidden, the picture of a formula whose MathML is hidden, is what
+//     the browser shows: it stays, as in Readability.js.)
+//  3. Remove boilerplate blocks named by class, id or role, except
+//     link-dense ones (boiler.go).
 //  4. Run readability (codeberg.org/readeck/go-readability/v2), keeping
 //     classes for the passes below. When it finds nothing, or its text is
 //     short both in absolute terms and relative to the page's visible
@@ -27,10 +30,11 @@
 //     When readability's result shares little prose with the page's
 //     densest prose container, which has much more of it (a newsletter
 //     form, a teaser list), take that container instead (density.go).
-//  5. Put back the lead (standfirst) readability left out (lead.go), and
-//     the short prose that opens the densest container before
-//     readability's first block (density.go). Drop "Read also: …" teaser
-//     blocks, photo credits (named, or written into captions), ad labels
+//  5. Put back the lead (an opening paragraph set apart as a standfirst)
+//     readability left out (lead.go), and the prose that opens the densest
+//     container before readability's first block (density.go). Remove the
+//     boilerplate-named blocks left in the result, link-dense ones
+//     included (boiler.go). Drop "Read also: …" teaser blocks, ad labels
 //     and short linked calls to action anywhere, and the navigation, calls
 //     to action and datelines at the content's ends (prune.go). When the
 //     content is still shorter than minChars and the page's JSON-LD has a
@@ -129,7 +133,7 @@ func HTML(doc string, base *url.URL) (Result, error) {
 		res.Partial = true
 		return finish(res, ldContent(ld), pageURL, title)
 	}
-	removeBoilerplate(body, pageText)
+	removeBoilerplate(body, pageText, true)
 
 	p := readability.NewParser()
 	p.KeepClasses = true
@@ -169,9 +173,8 @@ func HTML(doc string, base *url.URL) (Result, error) {
 		content = ldContent(ld)
 		res.Partial = true
 	}
+	removeBoilerplate(content, visibleLen(content), false)
 	pruneContent(content)
-	removeIf(content, isCredit)
-	cutCredits(content)
 	pruneInside(content)
 	trimTail(content)
 	trimHead(content)
@@ -357,7 +360,7 @@ func hidden(n *html.Node) bool {
 				return true
 			}
 		case "aria-hidden":
-			if strings.EqualFold(strings.TrimSpace(a.Val), "true") {
+			if strings.EqualFold(strings.TrimSpace(a.Val), "true") && !fallbackImage(n) {
 				return true
 			}
 		case "style":
@@ -367,6 +370,18 @@ func hidden(n *html.Node) bool {
 		}
 	}
 	return false
+}
+
+// fallbackImage reports whether n is an image a page shows in place of
+// content it hid from sight (Wikipedia's formulas: MathML hidden, a
+// picture of the formula marked aria-hidden for screen readers).
+// Readability.js keeps these; so does the extraction.
+func fallbackImage(n *html.Node) bool {
+	if n.DataAtom != atom.Img {
+		return false
+	}
+	c, _ := attr(n, "class")
+	return strings.Contains(c, "fallback-image")
 }
 
 // removeHidden removes hidden and non-rendered nodes (REQ-CTX-005), except

@@ -102,9 +102,15 @@ func TestHiddenExcluded(t *testing.T) {
 			}
 		})
 	}
-	// visible variants are kept
-	r := mustHTML(t, page(`<p style="display:block">KEPT1 text</p><p aria-hidden="false">KEPT2 text</p>`), "https://example.org/a")
-	for _, s := range []string{"KEPT1", "KEPT2"} {
+	// visible variants are kept; so is the picture of a formula whose
+	// MathML is hidden (Wikipedia), which is what the browser shows
+	r := mustHTML(t, page(`<p style="display:block">KEPT1 text</p><p aria-hidden="false">KEPT2 text</p>`+
+		`<p>KEPT3 the product <span style="display: none;"><math><mi>SECRET1</mi></math></span>`+
+		`<img class="mwe-math-fallback-image-inline" aria-hidden="true" src="/f.svg" alt="KEPT4"> is real.</p>`), "https://example.org/a")
+	if strings.Contains(r.Markdown, "SECRET1") {
+		t.Errorf("hidden MathML in output:\n%s", r.Markdown)
+	}
+	for _, s := range []string{"KEPT1", "KEPT2", "KEPT3", "KEPT4"} {
 		if !strings.Contains(r.Markdown, s) {
 			t.Errorf("%s missing:\n%s", s, r.Markdown)
 		}

@@ -9,11 +9,13 @@ import (
 
 // Lead recovery. News pages set the standfirst (lead, deck, teaser,
 // chapô) apart from the body, in the article's header, and readability,
-// which scores paragraphs by their container, often leaves it out. It is
-// part of the article as a reader sees it. recoverLead finds, in the page
-// (root, which readability prepared but did not cut), the element just
-// before the content's first text that is named as a lead, and puts it in
-// front of the content.
+// which scores paragraphs by their container, often leaves it out. When it
+// is an opening paragraph, it is part of the article as a reader sees it.
+// recoverLead finds, in the page (root, which readability prepared but did
+// not cut), the element just before the content's first text that is
+// named as a lead, and puts it in front of the content. A one-line deck
+// (shorter than minLeadParagraph) is a subtitle, like the title it stands
+// under: it stays out, as Readability.js leaves it out.
 
 // leadParts are class or id parts that name a lead paragraph.
 var leadParts = map[string]bool{
@@ -37,11 +39,15 @@ var notLeadParts = map[string]bool{
 // header, and near the body (little text between them: title, byline,
 // date, a caption).
 const (
-	minLeadChars  = 30
-	maxLeadChars  = 1200
-	maxLeadGap    = 600
-	maxLeadClimb  = 10
-	leadProbeSize = 40
+	minLeadChars = 30
+	// minLeadParagraph is the length (visible characters, as visibleLen
+	// counts them: about a line and a half) from which a lead is an
+	// opening paragraph rather than a subtitle.
+	minLeadParagraph = 120
+	maxLeadChars     = 1200
+	maxLeadGap       = 600
+	maxLeadClimb     = 10
+	leadProbeSize    = 40
 )
 
 // recoverLead prepends the page's lead to content when readability left
@@ -62,7 +68,7 @@ func recoverLead(root, content *html.Node) {
 		return
 	}
 	text := collapse(textOf(lead))
-	if strings.Contains(collapse(textOf(content)), text[:min(len(text), 60)]) {
+	if visibleLen(lead) < minLeadParagraph || strings.Contains(collapse(textOf(content)), text[:min(len(text), 60)]) {
 		return
 	}
 	c := clone(lead)

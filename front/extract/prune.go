@@ -11,20 +11,6 @@ import (
 // (Parser.KeepClasses): readability decides where the article is, and
 // these passes remove what sits inside it but is not article text.
 
-// creditParts are class or id parts (split at - and _, lowercased) that
-// name a photo credit or copyright line.
-var creditParts = map[string]bool{
-	"credit": true, "credits": true, "copyright": true, "photographer": true, "photocredit": true,
-}
-
-// isCredit reports whether n's class or id names a photo credit or a
-// copyright line ("Getty Images", "© Jane Doe"): attribution of a
-// picture, which annotators leave out of the article text. Captions that
-// describe the picture are kept; readability keeps them too.
-func isCredit(n *html.Node) bool {
-	return nameHas(n, creditParts)
-}
-
 // nameHas reports whether a class or id token of n, split at - and _ and
 // lowercased, has a part in parts. camelCase is split too
 // (imageCaption → image, caption).
@@ -254,8 +240,8 @@ func linkDensity(n *html.Node) float64 {
 
 // trimHead removes, from the start of the content, what comes before the
 // article's first text: breadcrumbs and category links, a dateline.
-// Headings stop it: they open the text. (Short labels stay: at the start
-// they are as often subheadings set in bold.)
+// Headings and a table of contents stop it: they open the text. (Short
+// labels stay: at the start they are as often subheadings set in bold.)
 func trimHead(content *html.Node) {
 	var drop []*html.Node
 	headBlocks(content, &drop)
@@ -285,6 +271,9 @@ func headBlocks(n *html.Node, drop *[]*html.Node) bool {
 		case visibleLen(c) == 0:
 		case isHeading(c):
 			return false
+		case isList(c) && tableOfContents(c):
+			// the article's own outline: Readability.js keeps it
+			return false
 		case isList(c) || !isContainer(c):
 			if linkDensity(c) <= maxTailLinkDensity && !isDateLine(c) {
 				return false
@@ -297,6 +286,21 @@ func headBlocks(n *html.Node, drop *[]*html.Node) bool {
 		}
 	}
 	return true
+}
+
+// tableOfContents reports whether the list n links only to places in the
+// page itself (href="#…"): a table of contents, not navigation away.
+func tableOfContents(n *html.Node) bool {
+	links, inPage := 0, 0
+	walkElements(n, func(e *html.Node) {
+		if e.DataAtom == atom.A {
+			links++
+			if h, _ := attr(e, "href"); strings.HasPrefix(strings.TrimSpace(h), "#") {
+				inPage++
+			}
+		}
+	})
+	return links > 0 && inPage == links
 }
 
 // maxDateLineChars bounds a dateline: "Updated March 5, 2021, 10:02 am".
@@ -317,65 +321,6 @@ func isDateLine(n *html.Node) bool {
 		return true
 	}
 	return l <= maxDateLineChars && rxDate.MatchString(collapse(textOf(n)))
-}
-
-// rxCreditMark matches where a photo credit starts in a caption: "©",
-// "Foto:", "| Photo:", "(Quelle: …", in the languages of the dev sets.
-var rxCreditMark = lazyRegexp(`(?i)(?:\|\s*|\(\s*)?(?:©|\(c\)\s|\b(?:fotos?|photos?|bild|imagen|image|quelle|fuente|credits?|crédits?(?:\s+photos?)?|fot\.?|zdj[eę]cie)\s*:)`)
-
-// maxCreditLineChars bounds a paragraph that is a credit line alone.
-const maxCreditLineChars = 80
-
-// rxCreditLine matches a paragraph that is a credit line alone: "Crédits
-// photos : Bestimage", "(Credit: Jane Doe / Agency)", "© Agency".
-var rxCreditLine = lazyRegexp(`(?i)^\W*(?:©|(?:fotos?|photos?|bild|imagen|image|credits?|crédits?(?:\s+photos?)?|fot\.?|zdj[eę]cie)\s*:)`)
-
-// cutCredits removes photo credits written into captions: the text of a
-// <figcaption> or caption-named element from its credit mark on, and
-// short paragraphs that are a credit line alone.
-func cutCredits(root *html.Node) {
-	removeIf(root, func(n *html.Node) bool {
-		if n.DataAtom == atom.Figcaption || nameHas(n, captionParts) {
-			cutCredit(n)
-			return visibleLen(n) == 0 && n.DataAtom == atom.Figcaption
-		}
-		if a := tag(n); a == atom.P || a == atom.Small {
-			return visibleLen(n) <= maxCreditLineChars && rxCreditLine.MatchString(collapse(textOf(n)))
-		}
-		return false
-	})
-}
-
-// captionParts are class or id parts that name a caption.
-var captionParts = map[string]bool{"caption": true, "legend": true, "bildunterschrift": true}
-
-// cutCredit cuts the caption n at the first credit mark: the text after
-// it, and everything after that text node in n, goes.
-func cutCredit(n *html.Node) {
-	var at *html.Node
-	idx := -1
-	var walk func(m *html.Node)
-	walk = func(m *html.Node) {
-		for c := m.FirstChild; c != nil && at == nil; c = c.NextSibling {
-			if c.Type == html.TextNode {
-				if loc := rxCreditMark.FindStringIndex(c.Data); loc != nil {
-					at, idx = c, loc[0]
-				}
-			} else {
-				walk(c)
-			}
-		}
-	}
-	walk(n)
-	if at == nil {
-		return
-	}
-	at.Data = strings.TrimRight(at.Data[:idx], " \t\r\n|-–—,")
-	for m := at; m != nil && m != n; m = m.Parent {
-		for m.NextSibling != nil {
-			m.Parent.RemoveChild(m.NextSibling)
-		}
-	}
 }
 
 // rxAdLabel matches a block that only labels an advertisement.

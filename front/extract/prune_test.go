@@ -18,7 +18,6 @@ func story(header, before, after string) string {
 func TestPruneRemoved(t *testing.T) {
 	links := `<ul><li><a href="/a">First other story of the day</a></li><li><a href="/b">Second other story of the day</a></li></ul>`
 	cases := []struct{ name, before, after string }{
-		{"photo credit by class", `<figure><img src="/p.jpg"><figcaption>A harbour at dawn <span class="photo-credit">BOILER1 Getty Images</span></figcaption></figure>`, ""},
 		{"trailing related heading and links", "", `<h2>BOILER1 More on this</h2>` + links},
 		{"trailing link list alone", "", `<ul><li><a href="/a">BOILER1 First other story of the day</a></li><li><a href="/b">Second one</a></li></ul>`},
 		{"trailing teaser cards", "", `<div><article><h3>BOILER1 A long teaser headline for another story here</h3><a href="/x"><img src="/t.jpg"></a></article></div>`},
@@ -29,6 +28,7 @@ func TestPruneRemoved(t *testing.T) {
 		{"leading breadcrumb", `<ul><li><a href="/">BOILER1 News</a></li><li><a href="/w">World</a></li></ul>`, ""},
 		{"leading dateline", `<p>BOILER1 Updated March 5, 2021</p>`, ""},
 		{"leading time element", `<p><time datetime="2021-03-05">BOILER1 Friday morning</time></p>`, ""},
+		{"related list by name", "", `<div class="related-stories">` + links + `</div>`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -54,6 +54,9 @@ func TestPruneKept(t *testing.T) {
 		{"leading subheading", `<h2>KEPT1 Background</h2>`, ""},
 		{"leading bold subhead", `<p><b>KEPT1 Before</b></p>`, ""},
 		{"tweet", "", `<blockquote class="twitter-tweet"><p>KEPT1 We did it, said the team in a message to fans.</p></blockquote><p>` + filler + `</p>`},
+		{"photo credit by class", `<figure><img src="/p.jpg"><figcaption>A harbour at dawn <span class="photo-credit">KEPT1 Getty Images</span></figcaption></figure>`, ""},
+		{"author note at the end", "", `<div class="author-bio"><p>KEPT1 Jane Doe covers city hall and transport for the paper. She joined in 2015 from the regional desk, where she reported on the port and the courts.</p></div>`},
+		{"leading table of contents", `<ul><li><a href="#one">KEPT1 One</a></li><li><a href="#two">Two</a></li></ul>`, ""},
 		{"heading slug id", `<div class="section" id="sharing-with-a-single-developer"><h2>Sharing</h2><p>KEPT1 ` + filler + `</p></div>`, ""},
 	}
 	for _, tc := range cases {
