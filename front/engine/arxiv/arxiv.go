@@ -6,7 +6,6 @@ package arxiv
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -14,7 +13,6 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/engine"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/shared/limits"
@@ -62,13 +60,9 @@ var _ engine.Driver = (*driver)(nil)
 // New builds the driver for cfg: the API at config's base URL for the
 // type, or at cfg.Endpoint. It refuses an invalid endpoint.
 func New(cfg engine.Config) (engine.Driver, error) {
-	t, ok := config.LookupType(Type)
-	if !ok {
-		return nil, fmt.Errorf("arxiv: type %q missing from the type table", Type)
-	}
-	api, err := engine.ProviderURL(cfg.Endpoint, t.DefaultEndpoints(nil)[0], queryPath)
+	api, err := engine.TypeURL(Type, cfg.Endpoint, queryPath)
 	if err != nil {
-		return nil, fmt.Errorf("arxiv: %w", err)
+		return nil, err
 	}
 	return &driver{api: api, userAgent: cfg.UserAgent, now: time.Now}, nil
 }

@@ -8,12 +8,10 @@ package brave
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
 
-	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/engine"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/shared/limits"
@@ -75,13 +73,9 @@ func New(cfg engine.Config) (engine.Driver, error) {
 	if cfg.Credential == "" {
 		return nil, ErrNoCredential
 	}
-	t, ok := config.LookupType(Type)
-	if !ok {
-		return nil, fmt.Errorf("brave: type %q missing from the type table", Type)
-	}
-	api, err := engine.ProviderURL(cfg.Endpoint, t.DefaultEndpoints(nil)[0], searchPath)
+	api, err := engine.TypeURL(Type, cfg.Endpoint, searchPath)
 	if err != nil {
-		return nil, fmt.Errorf("brave: %w", err)
+		return nil, err
 	}
 	return &driver{api: api, key: cfg.Credential, userAgent: cfg.UserAgent}, nil
 }

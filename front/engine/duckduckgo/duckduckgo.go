@@ -12,13 +12,11 @@ package duckduckgo
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/engine"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/shared/limits"
@@ -77,13 +75,9 @@ func New(cfg engine.Config) (engine.Driver, error) {
 	if cfg.UserAgent == "" {
 		return nil, ErrNoUserAgent
 	}
-	t, ok := config.LookupType(Type)
-	if !ok {
-		return nil, fmt.Errorf("duckduckgo: type %q missing from the type table", Type)
-	}
-	page, err := engine.ProviderURL(cfg.Endpoint, t.DefaultEndpoints(nil)[0], searchPath)
+	page, err := engine.TypeURL(Type, cfg.Endpoint, searchPath)
 	if err != nil {
-		return nil, fmt.Errorf("duckduckgo: %w", err)
+		return nil, err
 	}
 	return &driver{page: page, userAgent: cfg.UserAgent}, nil
 }

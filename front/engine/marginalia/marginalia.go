@@ -9,13 +9,11 @@ package marginalia
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 
-	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/engine"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/shared/limits"
@@ -64,13 +62,9 @@ var _ engine.Driver = (*driver)(nil)
 // New builds the driver for cfg: the API at config's base URL for the
 // type, or at cfg.Endpoint. It refuses an invalid endpoint.
 func New(cfg engine.Config) (engine.Driver, error) {
-	t, ok := config.LookupType(Type)
-	if !ok {
-		return nil, fmt.Errorf("marginalia: type %q missing from the type table", Type)
-	}
-	api, err := engine.ProviderURL(cfg.Endpoint, t.DefaultEndpoints(nil)[0], searchPath)
+	api, err := engine.TypeURL(Type, cfg.Endpoint, searchPath)
 	if err != nil {
-		return nil, fmt.Errorf("marginalia: %w", err)
+		return nil, err
 	}
 	return &driver{api: api, userAgent: cfg.UserAgent}, nil
 }
