@@ -156,7 +156,41 @@ func TestTheRateLimitHoldsOverStdio(t *testing.T) {
 	}
 }
 
-func TestEndOfInputExitsZeroAndStopsTheEgress(t *testing.T) {
+// TestStopsExitZeroAndStopTheEgress: the end of input and SIGTERM both end
+// serve with exit 0 and stop the egress it started once it had answered.
+func TestStopsExitZeroAndStopTheEgress(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		stop func(*mcp.ClientSession, *exec.Cmd)
+	}{
+		{"end of input", func(cs *mcp.ClientSession, _ *exec.Cmd) { cs.Close() }},
+		{"SIGTERM", func(_ *mcp.ClientSession, cmd *exec.Cmd) { cmd.Process.Signal(syscall.SIGTERM) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cs, cmd, stderr := session(t)
+			if _, err := cs.ListTools(context.Background(), nil); err != nil {
+				t.Fatal(err)
+			}
+			tc.stop(cs, cmd)
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatalf("exit: %v\n%s", err, stderr.String())
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatal("still running 20 s later")
+			}
+			checkEgressGone(t, stderr.String())
+		})
+	}
+}
+
+// TestNoHandshakeNoEgress: serve over stdio starts its egress once it has
+// answered its first message (cold start); input that ends before leaves
+// nothing to start or stop.
+func TestNoHandshakeNoEgress(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := rypsok(ctx, nil, "serve")
@@ -169,7 +203,9 @@ func TestEndOfInputExitsZeroAndStopsTheEgress(t *testing.T) {
 	if stdout.Len() != 0 {
 		t.Errorf("stdout carries more than MCP: %q", stdout.String())
 	}
-	checkEgressGone(t, stderr.String())
+	if strings.Contains(stderr.String(), `"socket":"`) || strings.Contains(stderr.String(), "egress_failed") {
+		t.Errorf("an egress started without a handshake:\n%s", stderr.String())
+	}
 }
 
 // checkEgressGone reads the egress's socket from the logs and checks that
@@ -188,25 +224,6 @@ func checkEgressGone(t *testing.T, logs string) {
 	if !strings.Contains(logs, `"event":"egress_stopped"`) {
 		t.Errorf("no egress_stopped line:\n%s", logs)
 	}
-}
-
-func TestSIGTERMExitsZero(t *testing.T) {
-	cs, cmd, stderr := session(t)
-	if _, err := cs.ListTools(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Process.Signal(syscall.SIGTERM)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("exit after SIGTERM: %v\n%s", err, stderr.String())
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("still running 20 s after SIGTERM")
-	}
-	checkEgressGone(t, stderr.String())
 }
 
 func TestCommandLine(t *testing.T) {

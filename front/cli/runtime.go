@@ -2,8 +2,10 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/rs/zerolog"
 
@@ -24,7 +26,7 @@ import (
 )
 
 // runtime is what serve and call share: the configuration, the logger,
-// the egress (started here in local mode) and the services.
+// the egress (started by rypsok in local mode) and the services.
 type runtime struct {
 	cfg      config.Config
 	log      zerolog.Logger
@@ -69,7 +71,7 @@ func start(flagPath string, stderr io.Writer, env Env, http bool) (*runtime, err
 		if err != nil {
 			return nil, fmt.Errorf("starting rypsok-egress: %w", err)
 		}
-		r.local = startLocal(launcher.Options{Binary: bin, Config: cfg.EgressTOML, Stderr: stderr, Log: log})
+		r.local = newLocal(launcher.Options{Binary: bin, Config: cfg.EgressTOML, Stderr: stderr, Log: log})
 	}
 	r.metrics = telemetry.New()
 	r.health = health.New(health.Options{OnTransition: func(engine string, from, to response.EngineState) {
@@ -180,29 +182,51 @@ func (r *runtime) close() {
 	}
 }
 
-// localEgress is the egress rypsok starts itself. It is started in the
-// background, so that MCP's initialize is answered meanwhile (cold
-// start); calls wait for it within their own deadline.
+// startEgress starts the egress rypsok runs itself (none with a sidecar
+// socket), once. A call that needs it starts it too.
+func (r *runtime) startEgress() {
+	if r.local != nil {
+		r.local.start()
+	}
+}
+
+// localEgress is the egress rypsok starts itself. serve over stdio starts
+// it once its first answer (to initialize) is written, so that the two
+// processes do not share the cores while that answer is made (cold
+// start); it starts in the background, and calls wait for it within their
+// own deadline.
 type localEgress struct {
-	done   chan struct{} // closed once Start returned
+	opts   launcher.Options
+	once   sync.Once     // start or close, whichever comes first
+	done   chan struct{} // closed once Start returned, or at close if never started
 	egress *launcher.Egress
 	err    error
 }
 
-func startLocal(o launcher.Options) *localEgress {
-	l := &localEgress{done: make(chan struct{})}
-	go func() {
-		defer close(l.done)
-		l.egress, l.err = launcher.Start(o)
-		if l.err != nil {
-			o.Log.Error().Str("event", "egress_failed").Err(l.err).Send()
-		}
-	}()
-	return l
+// errClosed is the error of calls after close when the egress never started.
+var errClosed = errors.New("rypsok-egress: not started, rypsok is stopping")
+
+func newLocal(o launcher.Options) *localEgress {
+	return &localEgress{opts: o, done: make(chan struct{})}
 }
 
-// ready waits until the egress answers and returns its socket.
+// start starts the egress in the background, once.
+func (l *localEgress) start() {
+	l.once.Do(func() {
+		go func() {
+			defer close(l.done)
+			l.egress, l.err = launcher.Start(l.opts)
+			if l.err != nil {
+				l.opts.Log.Error().Str("event", "egress_failed").Err(l.err).Send()
+			}
+		}()
+	})
+}
+
+// ready starts the egress if no one has, waits until it answers and
+// returns its socket.
 func (l *localEgress) ready(ctx context.Context) (string, error) {
+	l.start()
 	select {
 	case <-l.done:
 	case <-ctx.Done():
@@ -217,7 +241,13 @@ func (l *localEgress) ready(ctx context.Context) (string, error) {
 	return l.egress.Socket(), nil
 }
 
+// close stops the egress, waiting for a start in progress; an egress not
+// started by then never starts.
 func (l *localEgress) close() {
+	l.once.Do(func() {
+		l.err = errClosed
+		close(l.done)
+	})
 	<-l.done
 	if l.egress != nil {
 		l.egress.Close()

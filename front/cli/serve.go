@@ -56,8 +56,10 @@ func serveCmd(ctx context.Context, args []string, st Streams, env Env) int {
 		Version:           Version(),
 		StructuredContent: r.cfg.Service.StructuredContent,
 		Caller:            "stdio",
+		Answered:          r.startEgress,
 	}
 	if transport == "http" {
+		r.startEgress()
 		return serveHTTP(ctx, r, opts)
 	}
 	if err := mcpserver.ServeStdio(ctx, opts, st.Stdin, st.Stdout, r.log); err != nil {

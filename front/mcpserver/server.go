@@ -27,6 +27,9 @@ type Options struct {
 	StructuredContent bool
 	// Caller names the caller in logs ("stdio" for the stdio transport).
 	Caller string
+	// Answered, if set, runs once, when ServeStdio has written its first
+	// answer (to initialize, or to server/discover).
+	Answered func()
 }
 
 // New returns the MCP server of o.

@@ -264,3 +264,23 @@ type noFetch struct{}
 func (noFetch) Fetch(context.Context, fetch.Request) (response.Fetch, *response.Error) {
 	return response.Fetch{}, nil
 }
+
+// TestAfterFirstWrite: the hook runs once, after the first write is done.
+func TestAfterFirstWrite(t *testing.T) {
+	var out strings.Builder
+	calls := 0
+	w := &afterFirstWrite{w: &out, fn: func() {
+		calls++
+		if out.String() != "first\n" {
+			t.Errorf("hook ran before the first write was done: %q", out.String())
+		}
+	}}
+	for _, s := range []string{"first\n", "second\n", "third\n"} {
+		if _, err := w.Write([]byte(s)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if calls != 1 {
+		t.Errorf("hook ran %d times, want 1", calls)
+	}
+}

@@ -22,6 +22,9 @@ func ServeStdio(ctx context.Context, o Options, in io.Reader, out io.Writer, log
 	gate := newEOFGate(ledger.reader(in))
 	defer gate.release()
 	srv := New(o)
+	if o.Answered != nil {
+		out = &afterFirstWrite{w: out, fn: o.Answered}
+	}
 	ss, err := srv.Connect(context.Background(), &mcp.IOTransport{Reader: nopCloser{gate}, Writer: nopWriteCloser{ledger.writer(out)}, MaxLineLength: limits.H2BodyBytes}, nil)
 	if err != nil {
 		return err
@@ -51,6 +54,19 @@ func ServeStdio(ctx context.Context, o Options, in io.Reader, out io.Writer, log
 		return err
 	}
 	return nil
+}
+
+// afterFirstWrite runs fn once, after the first write to w.
+type afterFirstWrite struct {
+	w    io.Writer
+	once sync.Once
+	fn   func()
+}
+
+func (a *afterFirstWrite) Write(p []byte) (int, error) {
+	n, err := a.w.Write(p)
+	a.once.Do(a.fn)
+	return n, err
 }
 
 type nopCloser struct{ io.Reader }

@@ -6,10 +6,14 @@
 // flags of `make build`), runs interleaved after a few warm-ups, and
 // prints a Markdown table for the README.
 //
-// For rypsok it also records when the launcher logged egress_ready on
-// rypsok's standard error (spawn → egress ready), and the launcher's own
-// ready_ms (egress spawn → ready). Each run keeps rypsok's standard input
-// open until the egress is ready, then closes it and expects exit 0.
+// Like a client, it sends notifications/initialized once the answer has
+// arrived. rypsok starts its egress once that answer is written, so that
+// the two processes do not share the cores meanwhile. For rypsok it also
+// records when
+// the launcher logged egress_ready on rypsok's standard error (spawn →
+// egress ready), and the launcher's own ready_ms (egress spawn → ready).
+// Each run keeps rypsok's standard input open until the egress is ready,
+// then closes it and expects exit 0.
 //
 //	cd testdata/coldstart && go run . -rypsok ../../bin/rypsok -n 50
 //
@@ -38,6 +42,10 @@ import (
 
 // initialize is the request written on the server's standard input.
 const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"coldstart","version":"0.0.0"}}}` + "\n"
+
+// initialized is the notification a client sends once initialize is
+// answered, written as soon as the answer arrives.
+const initialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"
 
 // Launcher events on rypsok's standard error (front/launcher).
 var (
@@ -86,7 +94,7 @@ func run(ctx context.Context, rypsok, goCmd string, n, warmup int, runTimeout ti
 
 	servers := []*server{
 		{name: "minimal go-sdk server (1 tool)", bin: minimal},
-		{name: "rypsok serve (egress start included)", bin: rypsok, args: []string{"serve"}, egress: true},
+		{name: "rypsok serve (its egress started once initialize is answered)", bin: rypsok, args: []string{"serve"}, egress: true},
 	}
 	for i := range warmup + n {
 		for _, s := range servers {
@@ -210,6 +218,10 @@ func once(ctx context.Context, s *server, timeout time.Duration) (sample, error)
 			gotResp = true
 			if resp.err != nil {
 				return fail(fmt.Errorf("reading the initialize response: %w", resp.err))
+			}
+			// the client's end of the handshake
+			if _, err := io.WriteString(inW, initialized); err != nil {
+				return fail(fmt.Errorf("writing notifications/initialized: %w", err))
 			}
 		case ev := <-egressReady:
 			if ev.err != nil {
