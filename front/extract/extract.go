@@ -41,7 +41,8 @@
 //     much longer articleBody, that text is the content (jsonld.go).
 //     Make links and images absolute against the page URL or its <base
 //     href>; drop links whose scheme is not http, https, mailto or ftp.
-//  6. Convert to Markdown (github.com/JohannesKaufmann/html-to-markdown/v2,
+//  6. Put a drop cap set apart before the first paragraph back into its
+//     word (dropcap.go). Convert to Markdown (github.com/JohannesKaufmann/html-to-markdown/v2,
 //     commonmark and table plugins: headings, lists, fenced code, tables).
 //  7. Clean: boundary.RemoveInvisible, 3+ line breaks become 2, trim.
 package extract
@@ -188,8 +189,10 @@ func HTML(doc string, base *url.URL) (Result, error) {
 	return finish(res, content, pageURL, title)
 }
 
-// finish makes content's links absolute and converts it to Markdown.
+// finish puts drop caps back into their words, makes content's links
+// absolute and converts it to Markdown.
 func finish(res Result, content *html.Node, pageURL *url.URL, title string) (Result, error) {
+	joinDropCaps(content)
 	absolutize(content, pageURL)
 
 	md, err := toMarkdown(content)

@@ -221,3 +221,21 @@ func TestBound(t *testing.T) {
 		t.Errorf("partial=%v:\n%.300s", r.Partial, r.Markdown)
 	}
 }
+
+// TestDropCap: a first letter set apart before the first paragraph is put
+// back into its word; a capital before a paragraph that starts a sentence
+// stays where it is.
+func TestDropCap(t *testing.T) {
+	for _, tc := range []struct{ name, body, want string }{
+		{"span before the paragraph", `<span class="dropcap">T</span><p>he council KEPT1 voted. ` + filler + `</p>`, "The council KEPT1"},
+		{"inside a link", `<span>T</span><p><a href="/t">urkey</a>, KEPT1 Poland. ` + filler + `</p>`, "[Turkey](https://example.org/t), KEPT1"},
+		{"not a drop cap", `<p><b>A</b></p><p>KEPT1 Then the council voted. ` + filler + `</p>`, "**A**\n\nKEPT1 Then"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := mustHTML(t, page(tc.body+"<p>"+strings.Repeat(filler, 3)+"</p>"), "https://example.org/a")
+			if !strings.Contains(r.Markdown, tc.want) {
+				t.Errorf("want %q in:\n%s", tc.want, r.Markdown)
+			}
+		})
+	}
+}
