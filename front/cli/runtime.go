@@ -47,8 +47,9 @@ func loadConfig(flagPath string, env Env) (config.Config, string, error) {
 	return c, path, err
 }
 
-// start loads the configuration and brings up the egress and services.
-// The egress is started, not awaited: calls wait for its readiness.
+// start loads the configuration and brings up the services; the egress
+// rypsok runs itself is prepared, and started by startEgress or by the
+// first call that needs it; calls wait for its readiness.
 // In HTTP mode with several callers, one caller may hold only half of
 // the process's LIM-C8 fetches, so that it cannot starve the others.
 func start(flagPath string, stderr io.Writer, env Env, http bool) (*runtime, error) {

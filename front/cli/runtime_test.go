@@ -26,6 +26,11 @@ func TestLocalEgressStartsOnce(t *testing.T) {
 		t.Errorf("ready after close: %v, want errClosed", err)
 	}
 
+	// a call starts an egress nobody started
+	if _, err := newLocal(o).ready(ctx); err == nil || errors.Is(err, errClosed) {
+		t.Errorf("ready without start: %v, want the launcher's error", err)
+	}
+
 	started := newLocal(o)
 	started.start()
 	started.start() // once

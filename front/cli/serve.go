@@ -56,12 +56,12 @@ func serveCmd(ctx context.Context, args []string, st Streams, env Env) int {
 		Version:           Version(),
 		StructuredContent: r.cfg.Service.StructuredContent,
 		Caller:            "stdio",
-		Answered:          r.startEgress,
 	}
 	if transport == "http" {
 		r.startEgress()
 		return serveHTTP(ctx, r, opts)
 	}
+	opts.Answered = r.startEgress // once initialize is answered: cold start
 	if err := mcpserver.ServeStdio(ctx, opts, st.Stdin, st.Stdout, r.log); err != nil {
 		r.log.Error().Str("event", "exit").Err(err).Send()
 		return ExitInvalid

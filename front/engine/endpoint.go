@@ -3,8 +3,9 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"github.com/rypsok/rypsok/front/config"
 	"net/url"
+
+	"github.com/rypsok/rypsok/front/config"
 )
 
 // ErrEndpoint is wrapped by ProviderURL's errors.
@@ -46,7 +47,11 @@ func TypeURL(typ, endpoint, path string) (*url.URL, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: type %q missing from the type table", typ, typ)
 	}
-	u, err := ProviderURL(endpoint, t.DefaultEndpoints(nil)[0], path)
+	bases := t.DefaultEndpoints(nil)
+	if len(bases) == 0 {
+		return nil, fmt.Errorf("%s: type %q has no provider base URL", typ, typ)
+	}
+	u, err := ProviderURL(endpoint, bases[0], path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", typ, err)
 	}

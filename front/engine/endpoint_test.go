@@ -61,4 +61,7 @@ func TestTypeURL(t *testing.T) {
 	if _, err := TypeURL("nosuch", "", "/s"); err == nil || !strings.Contains(err.Error(), "type table") {
 		t.Errorf("unknown type: %v", err)
 	}
+	if _, err := TypeURL("searxng", "", "/search"); err == nil || !strings.Contains(err.Error(), "no provider base URL") {
+		t.Errorf("a type without a base URL: %v", err)
+	}
 }

@@ -15,9 +15,9 @@ import (
 //     the text they sit in (a wrapper named "article-share-container"
 //     around the whole story). Embedded tweets stay: a story quotes them,
 //     and annotators keep them. A comment thread stays for readability to
-//     judge (commentThread). Newsletter and subscription boxes are not
-//     matched by name: the name also marks in-article promos that
-//     Readability.js keeps, and the short ones at the content's ends go
+//     judge (commentThread), and in its result. Newsletter and subscription
+//     boxes are not matched by name: the name also marks in-article promos
+//     that Readability.js keeps, and the short ones at the content's ends go
 //     by their wording (prune.go). Author boxes are not matched either:
 //     readability takes a short byline out itself, and keeps an author's
 //     note at the end of the story as Readability.js does.
@@ -30,7 +30,8 @@ import (
 //   - pruneContent, on readability's result: "Read also: …" teaser
 //     paragraphs. (prune.go trims the ends of the result.)
 
-// maxBoilerShare is the share of the page's visible text above which a
+// maxBoilerShare is the share of the visible text removeBoilerplate works
+// on (the page's, then readability's result) above which a
 // boilerplate-named element is kept anyway.
 const maxBoilerShare = 0.3
 

@@ -146,9 +146,10 @@ func TestPruneInside(t *testing.T) {
 			}
 		})
 	}
-	// what stays: a caption whole, its credit included (Readability.js
-	// keeps it, and the Mozilla floor of issue 6 holds only with it), a
-	// credit line, a sentence about a newsletter
+	// what stays: a credit written into a caption or on a line of its own
+	// (Readability.js keeps them, and the Mozilla floor of issue 6 holds
+	// only with them; a block named as a credit goes, boiler.go), a
+	// sentence about a newsletter
 	kept := []struct{ name, block, want string }{
 		{"caption with credit", `<figure><img src="/p.jpg"><figcaption>KEPT1 The harbour at dawn. | Foto: Jane Doe</figcaption></figure>`, "KEPT1 The harbour at dawn. | Foto: Jane Doe"},
 		{"credit line alone", `<p>KEPT1 Crédits photos : Agence</p>`, "KEPT1 Crédits photos : Agence"},

@@ -42,7 +42,10 @@ const (
 	minLeadChars = 30
 	// minLeadParagraph is the length (visible characters, as visibleLen
 	// counts them: about a line and a half) from which a lead is an
-	// opening paragraph rather than a subtitle.
+	// opening paragraph rather than a subtitle. A shorter lead is still
+	// the nearest one found, and what stops the search: the deck under the
+	// title, not another block farther up. recoverBefore (density.go)
+	// holds the prose it puts back to the same length.
 	minLeadParagraph = 120
 	maxLeadChars     = 1200
 	maxLeadGap       = 600

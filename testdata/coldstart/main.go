@@ -1,17 +1,16 @@
 // Command coldstart measures the cold start of an MCP server over stdio:
 // the time from just before the process is spawned until the first byte
 // of its answer to initialize arrives on its standard output. It measures
-// rypsok serve (which starts its rypsok-egress on the way) beside the
-// smallest go-sdk server with one tool (./minimal, built here with the
+// rypsok serve (which starts its rypsok-egress once that answer is
+// written) beside the smallest go-sdk server with one tool (./minimal,
+// built here with the
 // flags of `make build`), runs interleaved after a few warm-ups, and
 // prints a Markdown table for the README.
 //
 // Like a client, it sends notifications/initialized once the answer has
-// arrived. rypsok starts its egress once that answer is written, so that
-// the two processes do not share the cores meanwhile. For rypsok it also
-// records when
-// the launcher logged egress_ready on rypsok's standard error (spawn →
-// egress ready), and the launcher's own ready_ms (egress spawn → ready).
+// arrived. For rypsok it also records when the launcher logged
+// egress_ready on rypsok's standard error (spawn → egress ready), and the
+// launcher's own ready_ms (egress spawn → ready).
 // Each run keeps rypsok's standard input open until the egress is ready,
 // then closes it and expects exit 0.
 //
@@ -146,7 +145,6 @@ type sample struct {
 	initialize  time.Duration // spawn → first byte of the initialize response
 	egressReady time.Duration // spawn → egress_ready read on stderr (rypsok)
 	launcherMS  float64       // the launcher's ready_ms: egress spawn → ready (rypsok)
-	readyFirst  bool          // egress_ready was read before the initialize response
 }
 
 // once spawns s's server, times its initialize answer (and for rypsok its
@@ -229,7 +227,6 @@ func once(ctx context.Context, s *server, timeout time.Duration) (sample, error)
 			}
 			gotReady = true
 			sm.egressReady, sm.launcherMS = ev.at, ev.readyMS
-			sm.readyFirst = !gotResp
 		case err := <-exited:
 			exited <- err
 			return fail(fmt.Errorf("exited before answering: %v", err))
@@ -391,17 +388,12 @@ func report(w io.Writer, servers []*server, n, warmup int) {
 			continue
 		}
 		var ready, launcher []float64
-		readyFirst := 0
 		for _, sm := range s.samples {
 			ready = append(ready, millis(sm.egressReady))
 			launcher = append(launcher, sm.launcherMS)
-			if sm.readyFirst {
-				readyFirst++
-			}
 		}
 		row("rypsok serve: egress ready (spawn → egress_ready logged)", ready)
 		row("rypsok serve: egress ready (egress spawn → ready, launcher's ready_ms)", launcher)
-		notes = append(notes, fmt.Sprintf("The egress was ready before initialize was answered in %d of %d runs.", readyFirst, len(s.samples)))
 	}
 	fmt.Fprintf(w, "\nrypsok / minimal (median of initialize answered): %.2f×\n",
 		medians[servers[1].name]/medians[servers[0].name])
