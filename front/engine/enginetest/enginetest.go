@@ -240,6 +240,16 @@ func EndpointCases(base engine.Config) []NewCase {
 	}
 }
 
+// KeylessCases are the cases of TestNew for a driver that needs no
+// credential: EndpointCases, the zero configuration, and a User-Agent
+// with languages.
+func KeylessCases() []NewCase {
+	return append(EndpointCases(engine.Config{}),
+		NewCase{Name: "the zero configuration builds", Cfg: engine.Config{}},
+		NewCase{Name: "a User-Agent and languages build", Cfg: engine.Config{UserAgent: UserAgent, Languages: []string{"en", "ja"}}},
+	)
+}
+
 // Client is a plain client that, like the egress's, follows no redirect.
 func Client() *http.Client {
 	return &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}

@@ -19,10 +19,7 @@ import (
 )
 
 func TestNew(t *testing.T) {
-	enginetest.TestNew(t, New, append(enginetest.EndpointCases(engine.Config{}),
-		enginetest.NewCase{Name: "the zero configuration builds", Cfg: engine.Config{}},
-		enginetest.NewCase{Name: "a User-Agent and languages build", Cfg: engine.Config{UserAgent: enginetest.UserAgent, Languages: []string{"en", "ja"}}},
-	))
+	enginetest.TestNew(t, New, enginetest.KeylessCases())
 }
 
 func TestProperties(t *testing.T) {
