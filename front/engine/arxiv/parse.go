@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/rypsok/rypsok/front/engine"
 	"github.com/rypsok/rypsok/front/response"
@@ -184,16 +183,5 @@ func canonical(raw string) (string, bool) {
 // date returns the date of a published date-time ("2021-01-04T18:23:55Z"
 // gives "2021-01-04"), "" when it has none.
 func date(s string) string {
-	s = strings.TrimSpace(s)
-	if len(s) < len(time.DateOnly) {
-		return ""
-	}
-	d, rest := s[:len(time.DateOnly)], s[len(time.DateOnly):]
-	if rest != "" && rest[0] != 'T' {
-		return ""
-	}
-	if _, err := time.Parse(time.DateOnly, d); err != nil {
-		return ""
-	}
-	return d
+	return engine.LeadingDate(strings.TrimSpace(s), "T")
 }

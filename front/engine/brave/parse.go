@@ -189,17 +189,7 @@ func resetAfter(h http.Header, window int) time.Duration {
 // date returns the date of a page_age ("2025-06-29T17:13:16" gives
 // "2025-06-29"), "" when it has none.
 func date(pageAge string) string {
-	if len(pageAge) < len(time.DateOnly) {
-		return ""
-	}
-	d, rest := pageAge[:len(time.DateOnly)], pageAge[len(time.DateOnly):]
-	if rest != "" && rest[0] != 'T' && rest[0] != ' ' {
-		return ""
-	}
-	if _, err := time.Parse(time.DateOnly, d); err != nil {
-		return ""
-	}
-	return d
+	return engine.LeadingDate(pageAge, "T ")
 }
 
 // truncate returns at most n bytes of s.

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 	"unicode"
 
 	"golang.org/x/net/html"
@@ -290,17 +289,7 @@ func resultDate(n *html.Node) string {
 // dateOf returns the date at the start of s, followed by nothing or by
 // "T" and a time; "" when s starts with no valid date.
 func dateOf(s string) string {
-	if len(s) < len(time.DateOnly) {
-		return ""
-	}
-	d, rest := s[:len(time.DateOnly)], s[len(time.DateOnly):]
-	if rest != "" && rest[0] != 'T' {
-		return ""
-	}
-	if _, err := time.Parse(time.DateOnly, d); err != nil {
-		return ""
-	}
-	return d
+	return engine.LeadingDate(s, "T")
 }
 
 // skipped are the elements whose text is never a title or snippet.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/rypsok/rypsok/front/engine"
 	"github.com/rypsok/rypsok/front/response"
@@ -147,15 +146,8 @@ func entries(raw json.RawMessage) int {
 // (null, absent, not a string, not a date).
 func date(raw json.RawMessage) string {
 	var s string
-	if json.Unmarshal(raw, &s) != nil || len(s) < len(time.DateOnly) {
+	if json.Unmarshal(raw, &s) != nil {
 		return ""
 	}
-	d, rest := s[:len(time.DateOnly)], s[len(time.DateOnly):]
-	if rest != "" && rest[0] != 'T' && rest[0] != ' ' {
-		return ""
-	}
-	if _, err := time.Parse(time.DateOnly, d); err != nil {
-		return ""
-	}
-	return d
+	return engine.LeadingDate(s, "T ")
 }
