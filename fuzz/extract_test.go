@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"net/url"
 	"strings"
@@ -58,7 +59,7 @@ func FuzzExtractHTML(f *testing.F) {
 func checkHTML(t *testing.T, doc string, base *url.URL) {
 	t.Helper()
 	start := time.Now()
-	r, err := extract.HTML(doc, base)
+	r, err := extract.HTML(context.Background(), doc, base)
 	if d := time.Since(start); d > extractBudget {
 		t.Fatalf("HTML took %v on %d bytes", d, len(doc))
 	}
@@ -68,7 +69,7 @@ func checkHTML(t *testing.T, doc string, base *url.URL) {
 		}
 		return
 	}
-	if again, err := extract.HTML(doc, base); err != nil || again != r {
+	if again, err := extract.HTML(context.Background(), doc, base); err != nil || again != r {
 		t.Fatalf("HTML is not deterministic: %+v, then %+v, %v", r, again, err)
 	}
 	md := r.Markdown

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"context"
 	"errors"
 	"net/url"
 	"strings"
@@ -64,7 +65,7 @@ func mustHTML(t *testing.T, doc, base string) Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := HTML(doc, u)
+	r, err := HTML(context.Background(), doc, u)
 	if err != nil {
 		t.Fatalf("HTML: %v", err)
 	}
@@ -168,7 +169,7 @@ func TestNothing(t *testing.T) {
 		"binary-ish\x00": "\x00\x01\x02",
 	} {
 		t.Run(name, func(t *testing.T) {
-			if _, err := HTML(doc, nil); !errors.Is(err, ErrNothing) {
+			if _, err := HTML(context.Background(), doc, nil); !errors.Is(err, ErrNothing) {
 				t.Errorf("err = %v, want ErrNothing", err)
 			}
 		})
@@ -197,7 +198,7 @@ func TestNestingBomb(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			start := time.Now()
-			r, err := HTML(doc, nil)
+			r, err := HTML(context.Background(), doc, nil)
 			if err != nil && !errors.Is(err, ErrNothing) {
 				t.Fatal(err)
 			}
@@ -213,7 +214,7 @@ func TestNestingBomb(t *testing.T) {
 
 func TestBound(t *testing.T) {
 	doc := "<p>" + strings.Repeat(filler, 3) + "</p>" + strings.Repeat("<div>", 2000) + "deep text" + strings.Repeat("</div>", 2000)
-	r, err := HTML(doc, nil)
+	r, err := HTML(context.Background(), doc, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

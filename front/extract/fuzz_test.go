@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"context"
 	"errors"
 	"net/url"
 	"strings"
@@ -22,7 +23,7 @@ func FuzzHTML(f *testing.F) {
 			t.Fatalf("Decode: %v, valid %v", err, utf8.ValidString(s))
 		}
 		start := time.Now()
-		r, err := HTML(doc, base)
+		r, err := HTML(context.Background(), doc, base)
 		if d := time.Since(start); d > 5*time.Second {
 			t.Fatalf("took %v", d)
 		}

@@ -4,6 +4,7 @@ package extract
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"net/url"
@@ -124,7 +125,7 @@ func run(t *testing.T, doc string, u *url.URL) (string, bool) {
 	if *baseline {
 		return plain(doc, u), false
 	}
-	r, err := HTML(doc, u)
+	r, err := HTML(context.Background(), doc, u)
 	if err != nil {
 		return "", false
 	}
@@ -178,7 +179,7 @@ func TestPeakRSS(t *testing.T) {
 	doc := b.String()
 	u, _ := url.Parse("https://example.org/a")
 	start := time.Now()
-	r, err := HTML(doc, u)
+	r, err := HTML(context.Background(), doc, u)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,7 +52,7 @@ func (p *Pipeline) convert(ctx context.Context, pg page) (document, *response.Er
 			if err != nil {
 				return document{}, extract.ErrNothing
 			}
-			r, err := extract.HTML(s, pg.url.url)
+			r, err := extract.HTML(ctx, s, pg.url.url)
 			if err != nil {
 				return document{}, err
 			}
@@ -83,7 +83,7 @@ func (p *Pipeline) convert(ctx context.Context, pg page) (document, *response.Er
 }
 
 // offload runs work in the CPU pool (at most min(LIM-C8, GOMAXPROCS) at
-// once, and at most ParseBudget of body bytes: weight is this body's) in a
+// once, and at most ParseBudget of tree: weight is this page's) in a
 // goroutine the Pipeline's WaitGroup owns, and returns its result, or
 // ctx's error as soon as ctx ends: the work then finishes unobserved. A
 // panic in work is recovered as errPanic.

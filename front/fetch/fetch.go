@@ -39,6 +39,7 @@ import (
 	"github.com/rypsok/rypsok/egress/policy"
 	"github.com/rypsok/rypsok/front/boundary"
 	"github.com/rypsok/rypsok/front/config"
+	"github.com/rypsok/rypsok/front/extract"
 	"github.com/rypsok/rypsok/front/outbound"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/front/robots"
@@ -123,17 +124,24 @@ func New(o Options) *Pipeline {
 	}
 }
 
-// ParseBudget bounds the bytes of the bodies converted at once. Parsing
-// and converting a page takes about twenty times its size at its peak, so
-// two 5 MiB pages converted together would take the front past its
-// 128 MiB (REQ-PERF-003): a page weighs its size (at least 64 KiB, at
-// most the budget), so small pages convert side by side and large ones
-// one after another.
-const ParseBudget = 6 << 20
+// ParseBudget bounds the trees of the pages converted at once, in
+// extract.TreeBudget's count (REQ-PERF-003: the front stays under
+// 128 MiB). A tree is not known before its page is parsed, so a page
+// weighs the most its bytes can make the parser build: treeBytesPerByte
+// for each byte, at most extract.TreeBudget, where the parser stops.
+// Pages of more than about 400 KB therefore convert one at a time and
+// smaller ones side by side; extraction takes at most about
+// extract.PeakPerTreeByte times the budget, whatever the pages' shape.
+const ParseBudget = extract.TreeBudget
+
+// treeBytesPerByte is the most tree one byte of HTML was measured to
+// build before the parser's budget stops it: 8 bytes of "<p>a</p>" are
+// two nodes of 112 bytes and a byte of text (28 per byte).
+const treeBytesPerByte = 32
 
 // parseWeight is a body's weight against ParseBudget.
 func parseWeight(n int) int64 {
-	return min(max(int64(n), 64<<10), ParseBudget)
+	return min(max(int64(n)*treeBytesPerByte, 64<<10), ParseBudget)
 }
 
 // Close waits for the conversions that calls abandoned (their context

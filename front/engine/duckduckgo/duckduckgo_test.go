@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -507,4 +508,39 @@ func TestDateOf(t *testing.T) {
 func askOnce(t *testing.T, req engine.Request) *http.Request {
 	t.Helper()
 	return enginetest.AskOnce(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: htmlHeader(), Body: enginetest.Fixture(t, "ddg-html.html")}, newDriver, req)
+}
+
+// TestAFewTagsThatBuildALargeTreeAreRefusedCheaply: formatting elements
+// left open multiply the nodes the parser builds, far past maxNodes from
+// fewer tokens than maxNodes; the parser stops at maxTree instead of
+// building them (2 million nodes: 325 MB allocated before it had a
+// budget).
+func TestAFewTagsThatBuildALargeTreeAreRefusedCheaply(t *testing.T) {
+	body := "<!doctype html><html><body>" + reopened(500, 4000)
+	if p := tokenBound([]byte(body)); p != "" {
+		t.Fatalf("the tokens are already over: %s", p)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := serve(t, http.StatusOK, []byte(body))
+	runtime.ReadMemStats(&after)
+	if c := engine.ClassOf(err); c != response.ClassBadResponse {
+		t.Fatalf("err %v, want bad_response", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+		t.Errorf("refusing it allocated %d MB", alloc>>20)
+	}
+}
+
+// reopened is open formatting elements left open by the paragraphs
+// around them (under the parser's 512 open elements), then paragraphs
+// paragraphs, each of whose text reopens all of them: few tokens,
+// open*paragraphs nodes.
+func reopened(open, paragraphs int) string {
+	var b strings.Builder
+	for i := range open {
+		fmt.Fprintf(&b, "<p><b id=%d></p>", i)
+	}
+	b.WriteString(strings.Repeat("<p>x</p>", paragraphs))
+	return b.String()
 }

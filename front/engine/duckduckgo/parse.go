@@ -2,6 +2,7 @@ package duckduckgo
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -14,6 +15,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/rypsok/rypsok/front/engine"
+	"github.com/rypsok/rypsok/front/htmlparse"
 	"github.com/rypsok/rypsok/front/response"
 )
 
@@ -23,6 +25,11 @@ const (
 	maxNodes = 20_000
 	maxDepth = 128
 )
+
+// maxTree bounds the tree the parser builds (htmlparse's count): the
+// tokens of a page may be few while its tree is not (every paragraph
+// reopens the formatting elements left open before it).
+const maxTree = 4 << 20
 
 // The markup the driver reads (shared fixtures README §4.2 and §4.3).
 const (
@@ -64,9 +71,12 @@ func parse(a *engine.Answer, limit int) ([]engine.Result, error) {
 	if problem := tokenBound(a.Body); problem != "" {
 		return nil, failure(a.Body, problem)
 	}
-	root, err := html.Parse(bytes.NewReader(a.Body))
-	if err != nil {
+	root, cut, err := htmlparse.Parse(context.Background(), bytes.NewReader(a.Body), maxTree)
+	switch {
+	case err != nil:
 		return nil, failure(a.Body, "the page does not parse: "+err.Error())
+	case cut:
+		return nil, failure(a.Body, "its tree is over "+strconv.Itoa(maxTree>>20)+" MiB")
 	}
 	if problem := bound(root); problem != "" {
 		return nil, failure(a.Body, problem)
