@@ -51,9 +51,8 @@ const ModernRevision = "2026-07-28"
 type MCP interface {
 	Modern() http.Handler
 	Legacy() http.Handler
-	// LegacySessions and LegacySessionIDs report the Legacy handler's
-	// open sessions.
-	LegacySessions() int
+	// LegacySessionIDs reports the IDs of the Legacy handler's open
+	// sessions.
 	LegacySessionIDs() map[string]bool
 	// Close closes the Legacy handler's sessions.
 	Close()
