@@ -306,3 +306,53 @@ func TestRequestsWrittenBeforeEndOfInputAreAllAnswered(t *testing.T) {
 		}
 	}
 }
+
+// TestLinesItCannotServeDoNotEndServe reproduces the attack on stdio: lines
+// that are not JSON, or JSON that is no JSON-RPC message, written between
+// valid requests. Each is answered with id null (-32700 or -32600), every
+// request is answered, and rypsok exits 0 at the end of input. Before,
+// the first such line ended it with exit 1.
+func TestLinesItCannotServeDoNotEndServe(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	lines := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+	}
+	codes := map[int]int{}
+	var ids []int
+	for i, bad := range []struct {
+		line string
+		code int
+	}{
+		{"hello", -32700},
+		{`{"jsonrpc":`, -32700},
+		{"]", -32700},
+		{"", -32700},
+		{strings.Repeat("x", limits.H2BodyBytes), -32700},
+		{"42", -32600},
+		{"[]", -32600},
+		{`{"foo":1}`, -32600},
+	} {
+		ids = append(ids, 10+i)
+		lines = append(lines, bad.line, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/list"}`, 10+i))
+		codes[bad.code]++
+	}
+	cmd := rypsok(ctx, nil, "serve")
+	cmd.Stdin = strings.NewReader(strings.Join(lines, "\n") + "\n")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("exit: %v\n%s", err, stderr.String())
+	}
+	for _, id := range ids {
+		if !strings.Contains(stdout.String(), fmt.Sprintf(`"id":%d,"result"`, id)) {
+			t.Errorf("request %d unanswered", id)
+		}
+	}
+	for code, want := range codes {
+		if got := strings.Count(stdout.String(), fmt.Sprintf(`{"jsonrpc":"2.0","id":null,"error":{"code":%d,`, code)); got != want {
+			t.Errorf("%d answers with id null and code %d, want %d", got, code, want)
+		}
+	}
+}

@@ -50,8 +50,9 @@ func loadConfig(flagPath string, env Env) (config.Config, string, error) {
 // start loads the configuration and brings up the services; the egress
 // rypsok runs itself is prepared, and started by startEgress or by the
 // first call that needs it; calls wait for its readiness.
-// In HTTP mode with several callers, one caller may hold only half of
-// the process's LIM-C8 fetches, so that it cannot starve the others.
+// In HTTP mode with several callers, one caller may hold only its share
+// (config.HTTP.CallerShare) of the process's LIM-C8 fetches, so that it
+// cannot starve the others.
 func start(flagPath string, stderr io.Writer, env Env, http bool) (*runtime, error) {
 	cfg, _, err := loadConfig(flagPath, env)
 	if err != nil {
@@ -96,8 +97,8 @@ func start(flagPath string, stderr io.Writer, env Env, http bool) (*runtime, err
 		Log:       log,
 	})
 	share := 0
-	if http && len(cfg.Service.HTTP.Tokens) > 1 {
-		share = (limits.C8FetchInFlight + 1) / 2
+	if http {
+		share = cfg.Service.HTTP.CallerShare(limits.C8FetchInFlight)
 	}
 	r.services = app.New(app.Options{Config: cfg, Log: log, Metrics: r.metrics, Search: pipeline, Fetch: fetcher, Health: r.health, FetchShare: share})
 	return r, nil

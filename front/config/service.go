@@ -49,6 +49,18 @@ type HTTP struct {
 	ConnectionsPerSource int
 }
 
+// CallerShare is the most of a process bound (LIM-C8's fetches, LIM-H6's
+// sessions) one caller may hold when two or more callers are configured:
+// half of it, rounded up, so that one caller cannot take all of it from
+// the others. It is 0, no share of its own, with one caller or none: the
+// whole bound is that caller's.
+func (h HTTP) CallerShare(bound int) int {
+	if len(h.Tokens) < 2 {
+		return 0
+	}
+	return (bound + 1) / 2
+}
+
 // Token is one caller's bearer token. The token itself is kept only as its
 // SHA-256 digest, so that printing a configuration shows no secret.
 type Token struct {

@@ -118,3 +118,28 @@ func TestMetricsListen(t *testing.T) {
 		}
 	}
 }
+
+// TestCallerShare: with two or more callers one caller may hold half of a
+// process bound, rounded up; with one caller or none it has no share of
+// its own.
+func TestCallerShare(t *testing.T) {
+	caller := func(n int) []Token { return make([]Token, n) }
+	for _, tc := range []struct {
+		name           string
+		callers, bound int
+		want           int
+	}{
+		{"no caller (a loopback listener)", 0, 64, 0},
+		{"one caller", 1, 64, 0},
+		{"two callers, an even bound", 2, 64, 32},
+		{"three callers, an even bound", 3, 64, 32},
+		{"two callers, an odd bound", 2, 5, 3},
+		{"two callers, a bound of one", 2, 1, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := (HTTP{Tokens: caller(tc.callers)}).CallerShare(tc.bound); got != tc.want {
+				t.Errorf("got %d, want %d", got, tc.want)
+			}
+		})
+	}
+}

@@ -3,7 +3,8 @@
 // source, LIM-H3), then one handler in front of the MCP SDK's that
 // answers what the SDK does not — 404 for another path, 403 for a Host
 // or Origin not allowed, 401 without the bearer token, 406, 408 (LIM-H5),
-// 413 (LIM-H2), 503 beyond LIM-H6 legacy sessions — names the caller, and
+// 413 (LIM-H2), 503 beyond LIM-H6 legacy sessions or a caller's share of
+// them — names the caller, and
 // routes a request by its protocol revision. Every refusal is counted by
 // reason; those §2 logs are logged.
 package gate
@@ -50,15 +51,15 @@ const ModernRevision = "2026-07-28"
 type MCP interface {
 	Modern() http.Handler
 	Legacy() http.Handler
-	// LegacySessions and LegacySessionIDs report the Legacy handler's
-	// open sessions.
-	LegacySessions() int
+	// LegacySessionIDs reports the IDs of the Legacy handler's open
+	// sessions.
 	LegacySessionIDs() map[string]bool
 	// Close closes the Legacy handler's sessions.
 	Close()
 }
 
-// RetryAfterSessions is the Retry-After of a 503 beyond LIM-H6, seconds.
+// RetryAfterSessions is the Retry-After of a 503 beyond LIM-H6 or a
+// caller's share of it, seconds.
 const RetryAfterSessions = "30"
 
 // Options configure the gate.
@@ -83,8 +84,10 @@ type handler struct {
 	log     zerolog.Logger
 	connLog zerolog.Logger // sampled: a flood of connections writes few lines
 
-	mu     sync.Mutex
-	owners map[string]string // legacy session ID → caller
+	share   int // the legacy sessions one caller may hold; 0: no share of its own
+	mu      sync.Mutex
+	owners  map[string]string // legacy session ID → caller
+	opening map[string]int    // legacy sessions admitted and not yet opened, by caller
 
 	drain     context.Context // done at shutdown: ends standalone streams
 	stopDrain context.CancelFunc
@@ -122,7 +125,9 @@ func newHandler(o Options) *handler {
 		tokens:    o.HTTP.Tokens,
 		log:       o.Log,
 		connLog:   o.Log.Sample(&zerolog.BurstSampler{Burst: 5, Period: time.Second}),
+		share:     o.HTTP.CallerShare(o.LegacySessions),
 		owners:    map[string]string{},
+		opening:   map[string]int{},
 		drain:     drain,
 		stopDrain: stop,
 		callsEnd:  make(chan struct{}),
@@ -209,11 +214,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	sw := &statusWriter{ResponseWriter: w}
 	if modern(r) {
 		h.o.MCP.Modern().ServeHTTP(sw, r)
-	} else if h.admitLegacy(w, r, body, caller) {
-		h.o.MCP.Legacy().ServeHTTP(sw, r)
-		if id := sw.Header().Get("Mcp-Session-Id"); id != "" && r.Header.Get("Mcp-Session-Id") == "" {
-			h.own(id, caller)
-		}
+	} else {
+		h.serveLegacy(w, sw, r, body, caller)
 	}
 	switch sw.status {
 	case http.StatusBadRequest:
@@ -354,48 +356,97 @@ func modern(r *http.Request) bool {
 	return v != "" && v >= ModernRevision
 }
 
-// admitLegacy answers 503 to a new legacy session beyond LIM-H6, and 404
-// to a request naming a session another caller opened; it reports
-// whether the request goes on to the SDK.
-func (h *handler) admitLegacy(w http.ResponseWriter, r *http.Request, body []byte, caller string) bool {
+// serveLegacy hands a request of a handshake-based revision to the
+// Legacy handler once admitLegacy admits it (w answers a refusal, sw
+// records the SDK's status), and records who owns the session it opens.
+func (h *handler) serveLegacy(w http.ResponseWriter, sw *statusWriter, r *http.Request, body []byte, caller string) {
+	serve, opening := h.admitLegacy(w, r, body, caller)
+	if !serve {
+		return
+	}
+	if opening {
+		defer func() { h.opened(caller, sw.Header().Get("Mcp-Session-Id")) }()
+	}
+	h.o.MCP.Legacy().ServeHTTP(sw, r)
+}
+
+// admitLegacy answers 404 to a request naming a session another caller
+// opened, and 503 to a new legacy session beyond LIM-H6 or beyond its
+// caller's share of it; it reports whether the request goes on to the
+// SDK, and whether it opens a session (admitted and counted: opened must
+// follow).
+func (h *handler) admitLegacy(w http.ResponseWriter, r *http.Request, body []byte, caller string) (serve, opening bool) {
 	if id := r.Header.Get("Mcp-Session-Id"); id != "" {
 		h.mu.Lock()
 		owner, known := h.owners[id]
 		h.mu.Unlock()
 		if known && owner != caller {
 			http.Error(w, "session not found", http.StatusNotFound)
-			return false
+			return false, false
 		}
-		return true
+		return true, false
 	}
-	if r.Method == http.MethodPost && !isInitialize(body) {
+	if r.Method != http.MethodPost {
+		return true, false
+	}
+	if !isInitialize(body) {
 		// The pinned SDK would open a session for it and answer 200 with a
 		// JSON-RPC error; §2 answers 400.
 		h.refuse(response.HTTPBadRequest, caller)
 		http.Error(w, "Bad Request: no Mcp-Session-Id; send initialize first", http.StatusBadRequest)
-		return false
+		return false, false
 	}
-	if r.Method == http.MethodPost && h.o.MCP.LegacySessions() >= h.o.LegacySessions {
+	if !h.reserve(caller) {
 		h.refuse(response.HTTPSessionLimit, caller)
 		w.Header().Set("Retry-After", RetryAfterSessions)
 		http.Error(w, "Service Unavailable: too many sessions", http.StatusServiceUnavailable)
+		return false, false
+	}
+	return true, true
+}
+
+// reserve counts a session caller is about to open, or reports false when
+// LIM-H6 sessions are open or being opened, or caller holds its share of
+// them. Sessions being opened count, so that initialize requests sent at
+// once cannot all pass before any of them has opened its session.
+func (h *handler) reserve(caller string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	// Read under the lock: every owner recorded had its session open
+	// before this snapshot, so an owned session missing from it has closed.
+	live := h.o.MCP.LegacySessionIDs()
+	mine, all := h.opening[caller], 0
+	for _, n := range h.opening {
+		all += n
+	}
+	for id, owner := range h.owners {
+		switch {
+		case !live[id]:
+			delete(h.owners, id) // closed: its place is free
+		case owner == caller:
+			mine++
+		}
+	}
+	// A session opened and not yet owned is both live and being opened.
+	all = max(all+len(h.owners), len(live))
+	if all >= h.o.LegacySessions || (h.share > 0 && mine >= h.share) {
 		return false
 	}
+	h.opening[caller]++
 	return true
 }
 
-// own records caller as the owner of a new legacy session, forgetting the
-// sessions that have closed.
-func (h *handler) own(id, caller string) {
-	live := h.o.MCP.LegacySessionIDs()
+// opened ends the opening that reserve counted: caller now owns the
+// session id (none when the SDK opened none).
+func (h *handler) opened(caller, id string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for known := range h.owners {
-		if !live[known] {
-			delete(h.owners, known)
-		}
+	if h.opening[caller]--; h.opening[caller] <= 0 {
+		delete(h.opening, caller)
 	}
-	h.owners[id] = caller
+	if id != "" {
+		h.owners[id] = caller
+	}
 }
 
 // isInitialize reports whether a JSON-RPC body (one message or a batch)

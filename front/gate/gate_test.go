@@ -404,9 +404,73 @@ func TestLegacySessionsAreBoundedAndOwned(t *testing.T) {
 	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 204 {
 		t.Fatalf("DELETE: %v %v", resp, err)
 	}
-	if id, resp := f.legacySession(t, tokenB); id == "" {
+	if id, resp := f.legacySession(t, tokenA); id == "" {
 		t.Errorf("after a DELETE: %d", resp.StatusCode)
 	}
+}
+
+// TestOneCallerCannotHoldEveryLegacySession: a caller sends initialize
+// requests for more sessions than it may hold, all at once; it opens
+// exactly what it may hold and is answered 503 with Retry-After beyond
+// it. With two callers configured that is its share of LIM-H6, and the
+// other caller still opens sessions, up to its own share; with one caller
+// it is LIM-H6.
+func TestOneCallerCannotHoldEveryLegacySession(t *testing.T) {
+	half := (limits.H6LegacySessions + 1) / 2
+	for _, tc := range []struct {
+		name          string
+		opts          []func(*gate.Options)
+		flooder, then string // tokens; "" is the loopback caller
+		holds         int
+	}{
+		{"two callers: half of LIM-H6 each", []func(*gate.Options){withTokens}, tokenA, tokenB, half},
+		{"one caller: all of LIM-H6", nil, "", "", limits.H6LegacySessions},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := serve(t, append(tc.opts, func(o *gate.Options) { o.HTTP.ConnectionsPerSource = limits.H1Connections })...)
+			const beyond = 8
+			opened, refused := f.legacySessionsAtOnce(t, tc.flooder, tc.holds+beyond)
+			if opened != tc.holds || refused != beyond {
+				t.Fatalf("the flooding caller opened %d sessions and was refused %d times, want %d and %d", opened, refused, tc.holds, beyond)
+			}
+			if _, resp := f.legacySession(t, tc.flooder); resp.StatusCode != http.StatusServiceUnavailable {
+				t.Errorf("the flooding caller once more: %d, want 503", resp.StatusCode)
+			}
+			if tc.then == "" {
+				return
+			}
+			for i := range limits.H6LegacySessions - tc.holds {
+				if id, resp := f.legacySession(t, tc.then); id == "" {
+					t.Fatalf("the other caller's session %d: %d, want a session", i+1, resp.StatusCode)
+				}
+			}
+		})
+	}
+}
+
+// legacySessionsAtOnce sends n initialize requests with tok at once and
+// counts the sessions opened and the 503 answers with Retry-After.
+func (f *fixture) legacySessionsAtOnce(t *testing.T, tok string, n int) (opened, refused int) {
+	t.Helper()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for range n {
+		wg.Go(func() {
+			id, resp := f.legacySession(t, tok)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case id != "":
+				opened++
+			case resp.StatusCode == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") == gate.RetryAfterSessions:
+				refused++
+			default:
+				t.Errorf("initialize: %d without a session", resp.StatusCode)
+			}
+		})
+	}
+	wg.Wait()
+	return opened, refused
 }
 
 func TestTheCallerIsInTheCallsLogLine(t *testing.T) {

@@ -50,15 +50,6 @@ func (h *HTTPServer) Modern() http.Handler { return h.modern }
 // Legacy serves the handshake-based revisions.
 func (h *HTTPServer) Legacy() http.Handler { return h.legacy }
 
-// LegacySessions reports the open sessions of the Legacy handler.
-func (h *HTTPServer) LegacySessions() int {
-	n := 0
-	for range h.legacySrv.Sessions() {
-		n++
-	}
-	return n
-}
-
 // LegacySessionIDs reports the IDs of the Legacy handler's open sessions.
 func (h *HTTPServer) LegacySessionIDs() map[string]bool {
 	ids := map[string]bool{}

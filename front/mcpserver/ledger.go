@@ -1,53 +1,38 @@
 package mcpserver
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // ledger counts the requests read from the client and the responses
 // written to it, by JSON-RPC id, so that the end of input can wait until
-// every request read is answered.
+// every request read is answered. It reads a message as the SDK does
+// (jsonrpc.DecodeMessage), so that it counts exactly the requests the
+// server answers, and an id the client wrote 5.0 is struck by the answer
+// to id 5. The requests of a batch are not counted. An id is pending
+// once however often it is read: the SDK answers a request whose id is
+// already in flight without an id.
 type ledger struct {
 	mu      sync.Mutex
-	pending map[string]bool
-	changed chan struct{} // closed and replaced on every change
+	pending map[jsonrpc.ID]bool // requests read and not yet answered
+	changed chan struct{}       // closed and replaced on every change
 }
 
 func newLedger() *ledger {
-	return &ledger{pending: map[string]bool{}, changed: make(chan struct{})}
+	return &ledger{pending: map[jsonrpc.ID]bool{}, changed: make(chan struct{})}
 }
 
-// reader passes in through and notes every request's id. A line longer
-// than its 64 KiB buffer is passed through in pieces, unnoted (the
-// server's own line limit answers it), so memory stays bounded.
-func (l *ledger) reader(in io.Reader) io.Reader {
-	pr, pw := io.Pipe()
-	go func() {
-		r := bufio.NewReaderSize(in, 64<<10)
-		long := false // inside a line too long to note
-		for {
-			piece, err := r.ReadSlice('\n')
-			if len(piece) > 0 {
-				if !long && err != bufio.ErrBufferFull {
-					l.note(piece, true)
-				}
-				long = err == bufio.ErrBufferFull
-				if _, werr := pw.Write(piece); werr != nil {
-					return
-				}
-			}
-			if err != nil && err != bufio.ErrBufferFull {
-				pw.CloseWithError(err)
-				return
-			}
-		}
-	}()
-	return pr
+// read notes a line read from the client: one JSON value, counted when
+// it is a request.
+func (l *ledger) read(line []byte) {
+	if req, ok := decode(line).(*jsonrpc.Request); ok && req.ID.IsValid() {
+		l.set(req.ID, true)
+	}
 }
 
 // writer passes out through and strikes every answered id.
@@ -55,7 +40,9 @@ func (l *ledger) writer(out io.Writer) io.Writer {
 	return writerFunc(func(p []byte) (int, error) {
 		n, err := out.Write(p)
 		for _, line := range bytes.Split(p[:n], []byte("\n")) {
-			l.note(line, false)
+			if resp, ok := decode(line).(*jsonrpc.Response); ok {
+				l.set(resp.ID, false)
+			}
 		}
 		return n, err
 	})
@@ -65,27 +52,30 @@ type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
-// note records a request (a message with a method and an id) or strikes a
-// response (a message with an id and no method). Batches and lines that
-// are not JSON are ignored: the server answers those itself at once.
-func (l *ledger) note(line []byte, incoming bool) {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
+// decode is the message of line, nil when it is none (a batch, or not
+// JSON-RPC).
+func decode(line []byte) jsonrpc.Message {
+	if len(bytes.TrimSpace(line)) == 0 {
+		return nil
 	}
-	if json.Unmarshal(bytes.TrimSpace(line), &m) != nil || len(m.ID) == 0 || string(m.ID) == "null" {
-		return
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		return nil
 	}
+	return msg
+}
+
+// set records whether id is pending.
+func (l *ledger) set(id jsonrpc.ID, pending bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	id := string(m.ID)
-	switch {
-	case incoming && m.Method != "":
-		l.pending[id] = true
-	case !incoming && m.Method == "":
-		delete(l.pending, id)
-	default:
+	if l.pending[id] == pending {
 		return
+	}
+	if pending {
+		l.pending[id] = true
+	} else {
+		delete(l.pending, id)
 	}
 	close(l.changed)
 	l.changed = make(chan struct{})

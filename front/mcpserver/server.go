@@ -28,7 +28,8 @@ type Options struct {
 	// Caller names the caller in logs ("stdio" for the stdio transport).
 	Caller string
 	// Answered, if set, runs once, when ServeStdio has written its first
-	// answer (to initialize, or to server/discover).
+	// answer (to initialize, or to server/discover, or to a line it
+	// cannot serve).
 	Answered func()
 }
 

@@ -16,16 +16,22 @@ import (
 // ServeStdio serves MCP on in and out until end of input or until ctx ends
 // (SIGTERM). Either way no new request is taken, and the requests already
 // read are answered before it returns: a host that writes its requests
-// and closes its end still gets every answer.
+// and closes its end still gets every answer. A line that is not JSON
+// (or longer than LIM-H2) is answered with a JSON-RPC parse error, and
+// JSON that is not a message the server takes with invalid request, both
+// with id null, and serving goes on.
 func ServeStdio(ctx context.Context, o Options, in io.Reader, out io.Writer, log zerolog.Logger) error {
-	ledger := newLedger()
-	gate := newEOFGate(ledger.reader(in))
-	defer gate.release()
-	srv := New(o)
 	if o.Answered != nil {
 		out = &afterFirstWrite{w: out, fn: o.Answered}
 	}
-	ss, err := srv.Connect(context.Background(), &mcp.IOTransport{Reader: nopCloser{gate}, Writer: nopWriteCloser{ledger.writer(out)}, MaxLineLength: limits.H2BodyBytes}, nil)
+	ledger := newLedger()
+	lines := &lineWriter{w: ledger.writer(out)}
+	screened := screen(in, ledger, lines)
+	defer screened.Close()
+	gate := newEOFGate(screened)
+	defer gate.release()
+	srv := New(o)
+	ss, err := srv.Connect(context.Background(), &stdioTransport{in: gate, out: lines}, nil)
 	if err != nil {
 		return err
 	}
