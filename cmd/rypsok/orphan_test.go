@@ -36,30 +36,10 @@ func TestAKilledFrontLeavesNothingBehind(t *testing.T) {
 	staleDir := leftover(t, tmp, dead.Process.Pid) // its rypsok is gone
 	liveDir := leftover(t, tmp, os.Getpid())       // this test is alive
 
-	p := &httpRypsok{logs: newLogWatch(), exited: make(chan struct{})}
-	p.cmd = rypsok(context.Background(), []string{"TMPDIR=" + tmp}, "serve")
-	p.cmd.Stderr = p.logs
-	stdin, err := p.cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := p.cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		p.err = p.cmd.Wait()
-		close(p.exited)
-	}()
-	t.Cleanup(func() {
-		p.cmd.Process.Kill()
-		<-p.exited
-	})
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
-		Connect(context.Background(), &mcp.IOTransport{Reader: stdout, Writer: stdin}, nil)
+	cmd := rypsok(context.Background(), []string{"TMPDIR=" + tmp}, "serve")
+	transport := stdioTransport(t, cmd)
+	p := startRypsok(t, cmd)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), transport, nil)
 	if err != nil {
 		t.Fatalf("connect: %v\n%s", err, p.logs)
 	}

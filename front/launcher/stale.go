@@ -43,15 +43,7 @@ func ownerPID(name string) (int, bool) {
 
 // digits reports whether s is one or more ASCII digits.
 func digits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 // processAlive reports whether a process pid exists. A process of another
