@@ -38,7 +38,8 @@ func (s *robotsSite) fetch(_ context.Context, robotsURL string, limit int64) (ro
 //     429 allowed as unavailable, 429 and 5xx and undefined statuses
 //     refused as unreachable, the body of a 5xx never parsed; a redirect
 //     to an http(s) URL gives the answer of its target for the first
-//     origin;
+//     origin; the Decision carries the deciding status and the redirects
+//     followed;
 //   - Allowed is deterministic: asked again (cached), asked of a fresh
 //     Checker, and asked for other spellings of the same origin (host
 //     case, explicit default port), which share one robots.txt fetch;
@@ -114,9 +115,15 @@ func FuzzRobotsTxt(f *testing.F) {
 // answer of status st with location, the answer of a redirect's target
 // being st2 (without a Location), and whether the table decides it.
 func expectRobots(st, st2 int, body, location string, u *url.URL) (robots.Decision, bool) {
+	return expectRobotsAfter(0, st, st2, body, location, u)
+}
+
+// expectRobotsAfter is expectRobots for an answer reached after redirects.
+func expectRobotsAfter(redirects, st, st2 int, body, location string, u *url.URL) (robots.Decision, bool) {
+	d := robots.Decision{Reason: robots.ReasonUnreachable, Status: st, Redirects: redirects}
 	switch {
 	case st >= 200 && st <= 299:
-		return robots.Decision{Allowed: grobotsAllowed(body, u), Reason: robots.ReasonRules}, true
+		d.Allowed, d.Reason = grobotsAllowed(body, u), robots.ReasonRules
 	case st >= 300 && st <= 399:
 		next, err := url.Parse("https://example.com/robots.txt")
 		if err != nil {
@@ -124,15 +131,15 @@ func expectRobots(st, st2 int, body, location string, u *url.URL) (robots.Decisi
 		}
 		target, err := next.Parse(strings.TrimSpace(location))
 		if strings.TrimSpace(location) == "" || err != nil || (target.Scheme != "http" && target.Scheme != "https") || target.Hostname() == "" {
-			return robots.Decision{Allowed: true, Reason: robots.ReasonUnavailable}, true
+			d.Allowed, d.Reason = true, robots.ReasonUnavailable
+			return d, true
 		}
-		return expectRobots(st2, 0, body, "", u) // the target's answer has no Location
+		return expectRobotsAfter(redirects+1, st2, 0, body, "", u) // the target's answer has no Location
 	case st == 429:
-		return robots.Decision{Allowed: false, Reason: robots.ReasonUnreachable}, true
 	case st >= 400 && st <= 499:
-		return robots.Decision{Allowed: true, Reason: robots.ReasonUnavailable}, true
+		d.Allowed, d.Reason = true, robots.ReasonUnavailable
 	}
-	return robots.Decision{Allowed: false, Reason: robots.ReasonUnreachable}, true
+	return d, true
 }
 
 // grobotsAllowed is grobotstxt's answer for rypsok on u's path and query

@@ -87,8 +87,27 @@ func serveHTTP(t *testing.T, toml string, env ...string) *httpRypsok {
 	if err := os.WriteFile(cfg, []byte(toml), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	p := &httpRypsok{logs: newLogWatch(), exited: make(chan struct{})}
-	p.cmd = rypsok(context.Background(), env, "serve", "--transport", "http", "--config", cfg)
+	p := startRypsok(t, rypsok(context.Background(), env, "serve", "--transport", "http", "--config", cfg))
+	line := p.waitLog(t, 20*time.Second, `"event":"serving"`, `"transport":"http"`)
+	var serving struct {
+		Listen string `json:"listen"`
+	}
+	if err := json.Unmarshal([]byte(line), &serving); err != nil {
+		t.Fatalf("serving line %q: %v", line, err)
+	}
+	_, port, err := net.SplitHostPort(serving.Listen)
+	if err != nil || port == "0" {
+		t.Fatalf("serving line %q: no bound port", line)
+	}
+	p.port = port
+	return p
+}
+
+// startRypsok starts cmd with its stderr watched. At cleanup a process
+// still running is sent SIGTERM, then killed.
+func startRypsok(t *testing.T, cmd *exec.Cmd) *httpRypsok {
+	t.Helper()
+	p := &httpRypsok{cmd: cmd, logs: newLogWatch(), exited: make(chan struct{})}
 	p.cmd.Stderr = p.logs
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -111,18 +130,6 @@ func serveHTTP(t *testing.T, toml string, env ...string) *httpRypsok {
 			<-p.exited
 		}
 	})
-	line := p.waitLog(t, 20*time.Second, `"event":"serving"`, `"transport":"http"`)
-	var serving struct {
-		Listen string `json:"listen"`
-	}
-	if err := json.Unmarshal([]byte(line), &serving); err != nil {
-		t.Fatalf("serving line %q: %v", line, err)
-	}
-	_, port, err := net.SplitHostPort(serving.Listen)
-	if err != nil || port == "0" {
-		t.Fatalf("serving line %q: no bound port", line)
-	}
-	p.port = port
 	return p
 }
 

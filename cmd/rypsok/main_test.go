@@ -54,19 +54,11 @@ func session(t *testing.T, env ...string) (*mcp.ClientSession, *exec.Cmd, *bytes
 	cmd := rypsok(ctx, env, "serve")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	transport := stdioTransport(t, cmd)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
-		Connect(ctx, &mcp.IOTransport{Reader: stdout, Writer: stdin}, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, transport, nil)
 	if err != nil {
 		t.Fatalf("connect: %v\n%s", err, stderr.String())
 	}
@@ -75,6 +67,21 @@ func session(t *testing.T, env ...string) (*mcp.ClientSession, *exec.Cmd, *bytes
 		cmd.Wait()
 	})
 	return cs, cmd, &stderr
+}
+
+// stdioTransport is an MCP transport over cmd's standard input and
+// output, to connect once cmd has started.
+func stdioTransport(t *testing.T, cmd *exec.Cmd) *mcp.IOTransport {
+	t.Helper()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &mcp.IOTransport{Reader: stdout, Writer: stdin}
 }
 
 func TestAHostSeesTheToolsOverStdio(t *testing.T) {

@@ -23,7 +23,11 @@ const (
 func Version() string { return version.String() }
 
 const usage = `usage:
-  rypsok-egress [--config FILE] [--socket PATH]   serve until SIGTERM
+  rypsok-egress [--config FILE] [--socket PATH] [--lifeline FD]
+                                                  serve until SIGTERM, or until FD (a pipe
+                                                  the parent holds open) closes: then drain,
+                                                  and remove the socket, the --config file
+                                                  beside it, and their directory if empty
   rypsok-egress check --config FILE               validate a configuration
   rypsok-egress healthcheck [--socket PATH | --config FILE] [--timeout 4s]
                                                   for container probes: the egress at the socket
@@ -49,6 +53,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	configPath := fs.String("config", "", "configuration file")
 	socketPath := fs.String("socket", "", "Unix socket to listen on")
+	lifeline := fs.Int("lifeline", -1, "descriptor whose end of file means the parent is gone")
 	showVersion := fs.Bool("version", false, "print the version")
 	if err := fs.Parse(args); err != nil {
 		return usageError(stderr, err)
@@ -60,7 +65,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "rypsok-egress %s\n", Version())
 		return ExitOK
 	}
-	return serve(ctx, *configPath, *socketPath, stderr)
+	return serve(ctx, *configPath, *socketPath, *lifeline, stderr)
 }
 
 func check(args []string, stdout, stderr io.Writer) int {

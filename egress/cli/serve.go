@@ -42,7 +42,15 @@ func loadConfig(path, socketPath string) (config.Config, error) {
 	return c, nil
 }
 
-func serve(ctx context.Context, configPath, socketPath string, stderr io.Writer) int {
+// serve runs the egress until ctx ends or, with a lifeline (fd >= 0),
+// until the parent is gone; then it also removes what the parent made for
+// it (removeOwned), since the parent cannot any more.
+func serve(ctx context.Context, configPath, socketPath string, lifeline int, stderr io.Writer) int {
+	ctx, stopWatching, err := watchParent(ctx, lifeline)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	defer stopWatching()
 	c, err := loadConfig(configPath, socketPath)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -52,7 +60,14 @@ func serve(ctx context.Context, configPath, socketPath string, stderr io.Writer)
 		return usageError(stderr, errors.New("no socket: set [listen] socket or --socket PATH"))
 	}
 	log := zerolog.New(stderr).Level(c.LogLevel).With().Timestamp().Str("service", "rypsok-egress").Logger()
-	if err := run(ctx, c, log); err != nil {
+	err = run(ctx, c, log)
+	if parentGone(ctx) {
+		log.Info().Str("event", "parent_gone").Send()
+		if rerr := removeOwned(c.Socket, configPath); rerr != nil {
+			log.Warn().Str("event", "cleanup").Err(rerr).Send()
+		}
+	}
+	if err != nil {
 		log.Error().Str("event", "exit").Err(err).Send()
 		return ExitInvalid
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/rypsok/rypsok/front/boundary"
 	"github.com/rypsok/rypsok/front/response"
+	"github.com/rypsok/rypsok/front/robots"
 	"github.com/rypsok/rypsok/shared/contract"
 	"github.com/rypsok/rypsok/shared/limits"
 )
@@ -47,4 +48,34 @@ func refusal(r contract.Reason) *response.Error {
 		return response.Unavailable(response.ReasonNetwork, -1)
 	}
 	return response.Denied(response.ReasonEgress)
+}
+
+// robotsRefusal is the answer for a URL robots.txt does not allow, by the
+// ground of the decision (DECISIONS §5):
+//
+//   - rules that disallow it: denied, robots_txt;
+//   - robots.txt answered 5xx or 429: still denied, robots_txt (RFC 9309
+//     §2.3.1.4), the message naming the status;
+//   - robots.txt could not be fetched (the name does not resolve, every
+//     address is refused, the network failed or timed out): unavailable,
+//     network, as the page itself would answer; robots.txt was never
+//     read, so the caller is not told the site disallows it;
+//   - the egress refused robots.txt by policy: denied, egress. web_fetch
+//     judges the page's URL by the same policy before it asks robots.txt,
+//     so such a refusal of the first robots.txt request is the page's own
+//     refusal, and answers exactly as the page would; a refusal of a
+//     robots.txt redirect's target says so.
+func robotsRefusal(d robots.Decision) *response.Error {
+	switch d.Reason {
+	case robots.ReasonUnreachable:
+		return response.RobotsStatus(d.Status)
+	case robots.ReasonNetwork:
+		return response.RobotsUnreachable()
+	case robots.ReasonRefused:
+		if d.Redirects == 0 {
+			return response.Denied(response.ReasonEgress)
+		}
+		return response.RobotsRedirectRefused()
+	}
+	return response.Denied(response.ReasonRobotsTxt)
 }

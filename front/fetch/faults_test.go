@@ -169,8 +169,9 @@ func TestHostilePages(t *testing.T) {
 		{"429 with Retry-After", s.url("/429"), response.KindUnavailable, response.ReasonHTTPStatus, 429, nil},
 		{"503", s.url("/503"), response.KindUnavailable, response.ReasonHTTPStatus, 503, nil},
 		{"a connection reset mid-body", s.url("/reset"), response.KindUnavailable, response.ReasonNetwork, 0, nil},
-		// robots.txt is asked first; an unreachable one disallows (RFC 9309).
-		{"a failing TLS handshake", "https://" + tlsAddr + "/", response.KindDenied, response.ReasonRobotsTxt, 0, nil},
+		// robots.txt is asked first; one that could not be fetched at all
+		// answers as the page would: unavailable, network.
+		{"a failing TLS handshake", "https://" + tlsAddr + "/", response.KindUnavailable, response.ReasonNetwork, 0, nil},
 		{"a megabyte of headers", s.url("/headers"), response.KindUnavailable, response.ReasonNetwork, 0, nil},
 		{"a wrong charset", s.url("/wrong-charset"), "", "", 0, func(t *testing.T, f response.Fetch) {
 			if !strings.Contains(f.Content, "Caf\ufffd") {

@@ -10,7 +10,10 @@
 //	            secret_in_url (a URL cannot be masked and still mean the
 //	            same page); warn → logged; off → skipped
 //	strict      strict mode (REQ-SEC-021): Registry URLs and the allow list
-//	robots      robots.txt for the URL (REQ-CMP-005), denied, robots_txt
+//	robots      robots.txt for the URL (REQ-CMP-005): its rules, a 5xx or
+//	            429 → denied, robots_txt; not fetched at all (no name, every
+//	            address refused, network) → unavailable, network; refused by
+//	            the egress policy → denied, egress (robotsRefusal)
 //	request     through the egress, LIM-F3 bytes, min(LIM-F4, what is left
 //	            of LIM-F5); same-host redirects followed up to LIM-F7, each
 //	            target validated and robots-checked again; another host is
@@ -260,20 +263,23 @@ func (p *Pipeline) strict(t target) *response.Error {
 	return response.Denied(response.ReasonStrictMode)
 }
 
-// robots asks robots.txt about t (REQ-CMP-005): denied, robots_txt when
-// it disallows; unavailable, deadline when the call's time ran out first.
+// robots asks robots.txt about t (REQ-CMP-005) and answers as
+// robotsRefusal says when it does not allow t; unavailable, deadline when
+// the call's time ran out first.
 func (p *Pipeline) robots(ctx context.Context, t target) *response.Error {
 	if p.o.Robots == nil {
 		return nil
 	}
-	ok, err := p.o.Robots.Allowed(ctx, t.url)
+	d, err := p.o.Robots.Decide(ctx, t.url)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return response.Unavailable(response.ReasonDeadline, -1)
-	case err != nil || !ok:
-		return response.Denied(response.ReasonRobotsTxt)
+	case err != nil:
+		return response.Denied(response.ReasonRobotsTxt) // ErrInvalidURL: validate let through what robots cannot judge
+	case d.Allowed:
+		return nil
 	}
-	return nil
+	return robotsRefusal(d)
 }
 
 // title cleans the page's title (REQ-CTX-004, LIM-S10).

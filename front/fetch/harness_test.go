@@ -52,7 +52,8 @@ func testEgress(t testing.TB, allowHTTP bool, allow, deny policy.Rules) outbound
 }
 
 // setup configures a pipeline: defaults, http allowed, the sites allowed;
-// tweak may change the configuration and options before New.
+// tweak may change the configuration and options before New. The egress
+// judges by the configuration as tweaked, unless tweak set one of its own.
 func setup(t testing.TB, sites []*site, tweak func(*Options)) *Pipeline {
 	t.Helper()
 	c := config.Default(nil)
@@ -74,7 +75,9 @@ func setup(t testing.TB, sites []*site, tweak func(*Options)) *Pipeline {
 	if tweak != nil {
 		tweak(&o)
 	}
-	o.Egress = testEgress(t, o.Config.Egress.AllowHTTP, o.Config.Egress.Allow, o.Config.Egress.Deny)
+	if o.Egress.Socket == "" && o.Egress.Ready == nil {
+		o.Egress = testEgress(t, o.Config.Egress.AllowHTTP, o.Config.Egress.Allow, o.Config.Egress.Deny)
+	}
 	p := New(o)
 	t.Cleanup(p.Close)
 	return p

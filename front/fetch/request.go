@@ -3,6 +3,7 @@ package fetch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -155,7 +156,10 @@ func retryAfter(status int, h http.Header) int64 {
 // userAgent when not "". The egress's byte limit is LIM-F3 and the
 // first limit bytes are kept, so a robots.txt declared larger than the
 // limit is still read in part rather than as empty. A refusal of the
-// egress, a broken or timed-out body are errors (robots.txt unreachable).
+// egress by policy is an error wrapping robots.ErrRefused; a network
+// refusal (the name does not resolve, every address is refused, the
+// connection failed), a timeout, a broken or cut body are other errors
+// (robots.ReasonNetwork).
 func RobotsFetch(e outbound.Egress, userAgent string) robots.Fetch {
 	client := e.Client(contract.ProfileAgent, "", limits.F3BodyBytes)
 	return func(ctx context.Context, robotsURL string, limit int64) (robots.Response, error) {
@@ -175,7 +179,10 @@ func RobotsFetch(e outbound.Egress, userAgent string) robots.Fetch {
 		}
 		defer resp.Body.Close()
 		if reason, ok := contract.RefusalOf(resp); ok {
-			return robots.Response{}, errors.New("robots: egress refused: " + string(reason))
+			if reason.Policy() {
+				return robots.Response{}, fmt.Errorf("%w: %s", robots.ErrRefused, reason)
+			}
+			return robots.Response{}, errors.New("robots: egress could not fetch: " + string(reason))
 		}
 		out := robots.Response{Status: resp.StatusCode}
 		if resp.StatusCode >= 300 && resp.StatusCode <= 399 {

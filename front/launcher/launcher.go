@@ -13,8 +13,14 @@
 // The egress's standard input and output are /dev/null (rypsok's own may
 // carry MCP over stdio); its standard error is forwarded to
 // Options.Stderr. It runs in its own process group, so a terminal's Ctrl-C
-// reaches rypsok alone and the launcher decides when the egress stops; on
-// Linux it receives SIGTERM if rypsok dies without closing it.
+// reaches rypsok alone and the launcher decides when the egress stops.
+//
+// Nothing is left behind when rypsok dies without Close either (SIGKILL, a
+// crash): the egress holds a lifeline to rypsok (see spawn) and, when it
+// breaks, drains and removes its socket, egress.toml and the directory
+// itself. Should the egress die too before it could, the next Start removes
+// the directories of dead rypsoks (staleDirs: ours by name, owner and
+// mode, their recorded pid gone; a live process's directory is kept).
 package launcher
 
 import (
@@ -82,7 +88,8 @@ type Options struct {
 	// Log receives the launcher's own events as lines with an "event"
 	// field: egress_started, egress_ready, egress_not_ready,
 	// egress_exited, egress_restarting, egress_start_failed,
-	// egress_stopped. The zero Logger discards them.
+	// egress_stopped, egress_stale_dir_removed. The zero Logger discards
+	// them.
 	Log zerolog.Logger
 	// ReadyTimeout bounds how long the egress may stay not ready, from
 	// Start or from the moment it went down, before WaitReady fails
@@ -146,19 +153,22 @@ type Egress struct {
 	lastExit  string        // how the last process ended, for WaitReady's errors
 }
 
-// Start creates a private directory (mode 0700), writes the egress
-// configuration there (mode 0600), starts rypsok-egress on the socket
-// inside it, and returns at once, without waiting for readiness: use
-// WaitReady. It fails when the executable cannot be found
-// (ErrBinaryNotFound) or started, when Options.Config fails, or when the
-// directory or the file cannot be written; it leaves nothing behind then.
+// Start removes the private directories dead rypsoks left (staleDirs),
+// creates its own (mode 0700, its name recording this process's pid),
+// writes the egress configuration there (mode 0600), starts
+// rypsok-egress on the socket inside it, and returns at once, without
+// waiting for readiness: use WaitReady. It fails when the executable
+// cannot be found (ErrBinaryNotFound) or started, when Options.Config
+// fails, or when the directory or the file cannot be written; it leaves
+// nothing behind then.
 func Start(opts Options) (*Egress, error) {
 	opts = opts.withDefaults()
 	bin, err := resolveBinary(opts.Binary)
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "rypsok-egress-")
+	opts.removeStaleDirs()
+	dir, err := newDir()
 	if err != nil {
 		return nil, fmt.Errorf("launcher: private directory: %w", err)
 	}

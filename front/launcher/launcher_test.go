@@ -519,14 +519,14 @@ func TestCloseReleasesWaiters(t *testing.T) {
 // prSetChildSubreaper is prctl's PR_SET_CHILD_SUBREAPER.
 const prSetChildSubreaper = 36
 
+// TestTheEgressDiesWithRypsok: a rypsok that exits without Close (as if
+// killed) breaks the egress's lifeline; the egress drains, exits, and
+// removes the private directory with its socket and egress.toml.
 func TestTheEgressDiesWithRypsok(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("the parent-death signal is Linux's")
-	}
 	// As a subreaper, this process inherits the orphaned egress and can
 	// wait for it.
 	if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); errno != 0 {
-		t.Skipf("prctl(PR_SET_CHILD_SUBREAPER): %v", errno)
+		t.Fatalf("prctl(PR_SET_CHILD_SUBREAPER): %v", errno)
 	}
 	defer syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 0, 0)
 
@@ -542,7 +542,7 @@ func TestTheEgressDiesWithRypsok(t *testing.T) {
 	if _, err := fmt.Sscan(string(out), &pid, &dir); err != nil {
 		t.Fatalf("the rypsok stand-in said %q: %v", out, err)
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) }) // what a dead rypsok cannot remove
+	t.Cleanup(func() { os.RemoveAll(dir) }) // in case the egress failed to
 
 	waited := make(chan error, 1)
 	var ws syscall.WaitStatus
@@ -557,11 +557,17 @@ func TestTheEgressDiesWithRypsok(t *testing.T) {
 		if err != nil {
 			t.Fatalf("waiting for the orphaned egress (pid %d): %v", pid, err)
 		}
-		t.Logf("the orphaned egress ended: %v", describeWait(ws))
+		if !ws.Exited() || ws.ExitStatus() != 0 {
+			t.Errorf("the orphaned egress ended by %s, want exit status 0 (a drain)", describeWait(ws))
+		}
 	case <-timer.C:
 		syscall.Kill(pid, syscall.SIGKILL)
 		<-waited
 		t.Fatalf("the egress (pid %d) outlived rypsok by 15 s", pid)
+	}
+	if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) {
+		left, _ := os.ReadDir(dir)
+		t.Errorf("the private directory %s is left (%v), holding %v", dir, err, left)
 	}
 }
 

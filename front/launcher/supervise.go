@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"runtime"
+	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -25,14 +25,16 @@ const (
 	fieldSignal  = "signal"
 	fieldDelayMS = "delay_ms"
 	fieldAttempt = "attempt"
+	fieldDir     = "dir"
 
-	eventStarted     = "egress_started"
-	eventReady       = "egress_ready"
-	eventNotReady    = "egress_not_ready"
-	eventExited      = "egress_exited"
-	eventRestarting  = "egress_restarting"
-	eventStartFailed = "egress_start_failed"
-	eventStopped     = "egress_stopped"
+	eventStarted      = "egress_started"
+	eventReady        = "egress_ready"
+	eventNotReady     = "egress_not_ready"
+	eventExited       = "egress_exited"
+	eventRestarting   = "egress_restarting"
+	eventStartFailed  = "egress_start_failed"
+	eventStopped      = "egress_stopped"
+	eventStaleRemoved = "egress_stale_dir_removed"
 )
 
 // stderrDrain bounds the wait, after the egress exited, for the rest of
@@ -42,16 +44,17 @@ const stderrDrain = time.Second
 // process is one run of the egress. Its goroutines (the waiter, the stderr
 // reader and the /healthz poller) are waited for by finish.
 type process struct {
-	cmd     *exec.Cmd
-	started time.Time
-	stderr  *os.File           // read end of the egress's standard error
-	exited  chan struct{}      // closed when cmd.Wait has returned
-	ready   chan struct{}      // closed when the egress showed it is ready
-	once    sync.Once          // guards ready and via
-	via     string             // how readiness was seen: "stderr" or "healthz"
-	cancel  context.CancelFunc // stops the poller
-	wg      sync.WaitGroup
-	last    string // the last line of standard error; read after wg.Wait
+	cmd      *exec.Cmd
+	started  time.Time
+	stderr   *os.File           // read end of the egress's standard error
+	lifeline *os.File           // write end of the egress's lifeline, closed once it exited
+	exited   chan struct{}      // closed when cmd.Wait has returned
+	ready    chan struct{}      // closed when the egress showed it is ready
+	once     sync.Once          // guards ready and via
+	via      string             // how readiness was seen: "stderr" or "healthz"
+	cancel   context.CancelFunc // stops the poller
+	wg       sync.WaitGroup
+	last     string // the last line of standard error; read after wg.Wait
 }
 
 // markReady records that the egress is ready, seen via via.
@@ -66,10 +69,6 @@ func (p *process) markReady(via string) {
 // first), watches it, restarts it after unexpected exits, and stops it
 // when Close closes e.stop.
 func (e *Egress) supervise(first chan<- error) {
-	// Pdeathsig fires when the thread that forked the child ends: fork
-	// every child on this thread and keep it until the child is gone.
-	// (Returning while locked ends the thread, after the last child.)
-	runtime.LockOSThread()
 	defer close(e.done)
 
 	p, err := e.spawn()
@@ -103,32 +102,58 @@ func (e *Egress) supervise(first chan<- error) {
 	}
 }
 
+// lifelineFD is the lifeline's descriptor in the egress: the first of
+// exec.Cmd's ExtraFiles.
+const lifelineFD = 3
+
 // spawn starts one run of the egress.
+//
+// The egress learns that rypsok died through a lifeline (--lifeline): a
+// pipe whose read end it inherits and whose only write end rypsok holds
+// (close-on-exec, so no other child carries it). However rypsok dies,
+// SIGKILL included, the kernel closes the write end and the egress reads
+// end of file, drains, and removes the socket, egress.toml and the private
+// directory, which a dead rypsok cannot. This replaces Linux's parent-death
+// signal (Pdeathsig), which is weaker on every count: it fires when the
+// thread that forked the child ends, not the process, so the supervisor
+// had to pin one OS thread for its whole life; it exists on Linux only; it
+// is cleared across a set-uid exec; and a SIGTERM cannot tell the egress
+// "your parent is gone, clean up after it" from an ordinary stop.
 func (e *Egress) spawn() (*process, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("launcher: stderr pipe: %w", err)
 	}
+	lifeR, lifeW, err := os.Pipe()
+	if err != nil {
+		r.Close()
+		w.Close()
+		return nil, fmt.Errorf("launcher: lifeline pipe: %w", err)
+	}
 	var args []string
 	if e.config != "" {
 		args = append(args, "--config", e.config)
 	}
-	args = append(args, "--socket", e.socket)
+	args = append(args, "--socket", e.socket, "--lifeline", strconv.Itoa(lifelineFD))
 	cmd := exec.Command(e.bin, args...)
 	cmd.Stderr = w // stdin and stdout stay nil: /dev/null
+	cmd.ExtraFiles = []*os.File{lifeR}
 	cmd.SysProcAttr = sysProcAttr()
 	err = cmd.Start()
 	w.Close()
+	lifeR.Close()
 	if err != nil {
 		r.Close()
+		lifeW.Close()
 		return nil, fmt.Errorf("launcher: starting %s: %w", e.bin, err)
 	}
 	p := &process{
-		cmd:     cmd,
-		started: time.Now(),
-		stderr:  r,
-		exited:  make(chan struct{}),
-		ready:   make(chan struct{}),
+		cmd:      cmd,
+		started:  time.Now(),
+		stderr:   r,
+		lifeline: lifeW,
+		exited:   make(chan struct{}),
+		ready:    make(chan struct{}),
 	}
 	e.mu.Lock()
 	e.pid = cmd.Process.Pid
@@ -210,6 +235,7 @@ func (e *Egress) finish(p *process) {
 	p.stderr.SetReadDeadline(time.Now().Add(stderrDrain))
 	p.wg.Wait()
 	p.stderr.Close()
+	p.lifeline.Close()
 	removeStaleSocket(e.socket)
 	exit := describeExit(p.cmd.ProcessState, p.last)
 	e.mu.Lock()

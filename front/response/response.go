@@ -185,6 +185,33 @@ var deniedMessages = map[Reason]string{
 	ReasonSecretInURL:     "the URL contains what looks like a secret",
 }
 
+// RobotsStatus is denied, robots_txt, for a robots.txt that answered
+// status (5xx, 429, or a status HTTP does not define): RFC 9309 reads the
+// site as disallowing everything until it serves robots.txt again, and the
+// message says so, with the status, so that the caller knows a later call
+// may succeed.
+func RobotsStatus(status int) *Error {
+	return newError(KindDenied, Detail{Reason: ReasonRobotsTxt},
+		"robots.txt answered HTTP %d, so the site disallows every URL until it serves robots.txt again; retry later", status)
+}
+
+// RobotsUnreachable is unavailable, network, for a robots.txt that could
+// not be fetched at all (DECISIONS: the name does not resolve, every
+// address is refused, or the network failed): robots.txt was never read,
+// so nothing is known to be disallowed.
+func RobotsUnreachable() *Error {
+	return newError(KindUnavailable, Detail{Reason: ReasonNetwork},
+		"robots.txt could not be fetched: the name does not resolve, every address is refused, or the network failed")
+}
+
+// RobotsRedirectRefused is denied, egress, for a robots.txt that
+// redirects to a destination the egress policy refuses: the page's own
+// destination passed, but its robots.txt cannot be read under the policy.
+func RobotsRedirectRefused() *Error {
+	return newError(KindDenied, Detail{Reason: ReasonEgress},
+		"robots.txt redirects to a destination the egress policy refuses, so it cannot be read")
+}
+
 // DeniedSecret is denied for a secret found in the caller's query or URL,
 // with the format's kind and its character offset.
 func DeniedSecret(reason Reason, kind string, position int) *Error {

@@ -2,6 +2,7 @@ package robots
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"strings"
 
@@ -19,24 +20,27 @@ func (c *Checker) resolve(ctx context.Context, robotsURL string) (answer, error)
 			return answer{}, ctxErr
 		}
 		if err != nil {
-			return answer{reason: ReasonUnreachable}, nil
+			reason := ReasonNetwork
+			if errors.Is(err, ErrRefused) {
+				reason = ReasonRefused
+			}
+			return answer{reason: reason, redirects: redirects}, nil
 		}
+		a := answer{reason: ReasonUnreachable, status: resp.Status, redirects: redirects}
 		switch s := resp.Status; {
 		case s >= 200 && s <= 299:
-			return answer{reason: ReasonRules, rules: rules(resp.Body)}, nil
+			a.reason, a.rules = ReasonRules, rules(resp.Body)
 		case s >= 300 && s <= 399:
 			next, ok := redirectTarget(target, resp.Location)
-			if !ok || redirects == MaxRedirects {
-				return answer{reason: ReasonUnavailable}, nil
+			if ok && redirects < MaxRedirects {
+				target = next
+				continue
 			}
-			target = next
-		case s == 429:
-			return answer{reason: ReasonUnreachable}, nil
-		case s >= 400 && s <= 499:
-			return answer{reason: ReasonUnavailable}, nil
-		default: // 5xx, and statuses HTTP does not define
-			return answer{reason: ReasonUnreachable}, nil
-		}
+			a.reason = ReasonUnavailable
+		case s >= 400 && s <= 499 && s != 429:
+			a.reason = ReasonUnavailable
+		} // 429, 5xx, and statuses HTTP does not define: unreachable
+		return a, nil
 	}
 }
 
@@ -75,13 +79,14 @@ func rules(body []byte) string {
 
 // judge applies an origin's answer to u.
 func (c *Checker) judge(a answer, u *url.URL) Decision {
+	d := Decision{Reason: a.reason, Status: a.status, Redirects: a.redirects}
 	switch a.reason {
 	case ReasonUnavailable:
-		return Decision{Allowed: true, Reason: ReasonUnavailable}
+		d.Allowed = true
 	case ReasonRules:
-		return Decision{Allowed: match(a.rules, c.agent, u), Reason: ReasonRules}
+		d.Allowed = match(a.rules, c.agent, u)
 	}
-	return Decision{Allowed: false, Reason: ReasonUnreachable}
+	return d
 }
 
 // match reports whether rules allow agent to fetch u, by grobotstxt

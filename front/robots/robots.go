@@ -5,8 +5,8 @@
 //
 // It stops at the decision: it does not fetch pages, follow page redirects
 // or turn a refusal into a tool error. web_fetch asks it once for the URL
-// and once for every redirect target, and reports a refusal as denied,
-// robots_txt.
+// and once for every redirect target, and turns each Reason into its own
+// answer (front/fetch).
 //
 // How a robots.txt response is read (RFC 9309 §2.3.1):
 //
@@ -21,8 +21,10 @@
 //	                         is a server condition, not an absent file)
 //	5xx                      unreachable: everything disallowed, the body is
 //	                         never parsed (§2.3.1.4)
-//	Fetch error              unreachable: everything disallowed
 //	1xx, ≥600, below 100     unreachable: everything disallowed
+//	no HTTP answer           network: nothing is known, nothing allowed, and
+//	                         the answer is not cached (see ReasonNetwork)
+//	refused by the egress    refused: nothing allowed (see ErrRefused)
 package robots
 
 import (
@@ -54,6 +56,13 @@ const (
 	MaxRedirects = 5
 )
 
+// ErrRefused is wrapped by a Fetch error when the egress refused the
+// robots.txt request by its policy (a deny rule, a port, an address
+// literal in a refused range), as opposed to a request that got no answer
+// (the name does not resolve, every address is refused, the network
+// failed). The Checker answers ReasonRefused for it.
+var ErrRefused = errors.New("robots: the egress policy refuses the destination")
+
 // ErrInvalidURL is returned by Allowed and Decide for a URL they cannot
 // judge: a scheme other than http or https, or no host. web_fetch validates
 // URLs first, so it does not meet this error.
@@ -74,9 +83,10 @@ type Response struct {
 // Fetch gets robotsURL with a GET and returns the response, with at most
 // limit bytes of body. It must not follow redirects: the Checker follows
 // them itself, each hop through Fetch. It returns an error when no HTTP
-// response came (name not resolved, connection refused or reset, the
-// egress refused the destination, ctx ended); the Checker treats that as
-// unreachable.
+// response came: one wrapping ErrRefused when the egress refused the
+// destination by policy (ReasonRefused); any other (name not resolved,
+// every address refused, connection refused or reset, timed out, body
+// cut) is ReasonNetwork, unless ctx ended, when nothing was learned.
 type Fetch func(ctx context.Context, robotsURL string, limit int64) (Response, error)
 
 // Options configures a Checker. The zero value of each field selects its
@@ -86,8 +96,8 @@ type Options struct {
 	// insensitively (RFC 9309 §2.2.1: letters, "_" and "-"). Empty means
 	// DefaultAgent, "rypsok".
 	Agent string
-	// Fetch gets robots.txt files. Nil makes every origin unreachable, so
-	// everything is disallowed.
+	// Fetch gets robots.txt files. Nil makes every fetch fail
+	// (ReasonNetwork), so nothing is allowed.
 	Fetch Fetch
 	// MaxOrigins bounds how many origins' answers are cached; the least
 	// recently used is evicted first. Zero or negative means
@@ -101,10 +111,10 @@ type Options struct {
 	// robots.txt is fetched again. Zero or negative means DefaultTTL
 	// (1 hour); above MaxTTL (24 hours) means MaxTTL.
 	TTL time.Duration
-	// UnreachableTTL is how long an unreachable answer (5xx, 429, Fetch
-	// error) is used, so a failing site is not asked on every call yet
-	// recovers soon. Zero or negative means DefaultUnreachableTTL
-	// (1 minute); above TTL means TTL.
+	// UnreachableTTL is how long an unreachable answer (5xx, 429) or a
+	// refused one is used, so a failing site is not asked on every call
+	// yet recovers soon. Zero or negative means DefaultUnreachableTTL
+	// (1 minute); above TTL means TTL. A network answer is never cached.
 	UnreachableTTL time.Duration
 	// Now is the clock. Nil means time.Now.
 	Now func() time.Time
@@ -121,9 +131,20 @@ const (
 	// ReasonUnavailable: robots.txt is unavailable (4xx, or no file at the
 	// end of the redirects), so everything is allowed.
 	ReasonUnavailable
-	// ReasonUnreachable: robots.txt is unreachable (5xx, 429, network),
-	// so everything is disallowed.
+	// ReasonUnreachable: robots.txt answered 5xx, 429 or a status HTTP
+	// does not define (Decision.Status says which), so everything is
+	// disallowed (RFC 9309 §2.3.1.4: the server said it cannot serve now).
 	ReasonUnreachable
+	// ReasonNetwork: no HTTP answer came (Fetch failed: the name does not
+	// resolve, every address is refused, the connection failed or timed
+	// out). Nothing is known of robots.txt, so nothing is allowed; the
+	// answer is shared by the callers already waiting for it and then
+	// forgotten, so a later call asks again: a site that could not be
+	// reached for a moment is not held as disallowing.
+	ReasonNetwork
+	// ReasonRefused: the egress refused the robots.txt request by its
+	// policy (Fetch's error wraps ErrRefused), so nothing is allowed.
+	ReasonRefused
 )
 
 // String returns the reason's log and metric name.
@@ -135,6 +156,10 @@ func (r Reason) String() string {
 		return "unavailable"
 	case ReasonUnreachable:
 		return "unreachable"
+	case ReasonNetwork:
+		return "network"
+	case ReasonRefused:
+		return "refused"
 	}
 	return "unknown"
 }
@@ -143,6 +168,12 @@ func (r Reason) String() string {
 type Decision struct {
 	Allowed bool
 	Reason  Reason
+	// Status is the HTTP status of the last robots.txt response read (the
+	// one that decided), 0 when none came (ReasonNetwork, ReasonRefused).
+	Status int
+	// Redirects is how many redirects of robots.txt were followed before
+	// the deciding answer (at most MaxRedirects).
+	Redirects int
 }
 
 // Checker answers robots.txt questions and caches each origin's answer.
@@ -177,8 +208,10 @@ type entry struct {
 
 // answer is what robots.txt says for an origin.
 type answer struct {
-	reason Reason
-	rules  string // the body, when reason is ReasonRules
+	reason    Reason
+	rules     string // the body, when reason is ReasonRules
+	status    int    // Decision.Status
+	redirects int    // Decision.Redirects
 }
 
 // New returns a Checker with o's settings.
@@ -223,8 +256,8 @@ func New(o Options) *Checker {
 }
 
 // Allowed reports whether u may be fetched under its origin's robots.txt.
-// The error is ctx's when ctx ends first, or ErrInvalidURL; an unreachable
-// robots.txt gives false and no error.
+// The error is ctx's when ctx ends first, or ErrInvalidURL; an unreachable,
+// refused or network-failed robots.txt gives false and no error.
 func (c *Checker) Allowed(ctx context.Context, u *url.URL) (bool, error) {
 	d, err := c.Decide(ctx, u)
 	return d.Allowed, err
@@ -290,7 +323,8 @@ func (c *Checker) lookup(key string) (*entry, bool) {
 }
 
 // finish records the fetcher's outcome on e and wakes its waiters. A
-// failed fetch (ctx ended) is forgotten, so the next caller fetches again.
+// failed fetch (ctx ended) is forgotten, so the next caller fetches again;
+// so is a network answer once its waiters have it.
 func (c *Checker) finish(e *entry, ans answer, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -305,11 +339,15 @@ func (c *Checker) finish(e *entry, ans answer, err error) {
 	}
 	e.ans = ans
 	ttl := c.ttl
-	if ans.reason == ReasonUnreachable {
+	if ans.reason == ReasonUnreachable || ans.reason == ReasonRefused {
 		ttl = c.unreachableTTL
 	}
 	e.expires = c.now().Add(ttl)
 	close(e.done)
+	if present && ans.reason == ReasonNetwork {
+		c.remove(e)
+		return
+	}
 	if present { // else evicted while in flight: answer the waiters, cache nothing
 		c.bytes += len(ans.rules)
 		c.evict()

@@ -164,28 +164,28 @@ func TestStatus(t *testing.T) {
 		netErr bool
 		want   Decision
 	}{
-		{"200 applies the rules", ok("User-agent: *\nDisallow: /\n"), false, Decision{false, ReasonRules}},
-		{"204 with no body allows", Response{Status: 204}, false, Decision{true, ReasonRules}},
-		{"299, the last 2xx, applies the rules", Response{Status: 299, Body: []byte("User-agent: *\nDisallow: /\n")}, false, Decision{false, ReasonRules}},
-		{"400 allows", Response{Status: 400}, false, Decision{true, ReasonUnavailable}},
-		{"401 allows", Response{Status: 401}, false, Decision{true, ReasonUnavailable}},
-		{"403 allows", Response{Status: 403}, false, Decision{true, ReasonUnavailable}},
-		{"404 allows", Response{Status: 404, Body: []byte("User-agent: *\nDisallow: /\n")}, false, Decision{true, ReasonUnavailable}},
-		{"410 allows", Response{Status: 410}, false, Decision{true, ReasonUnavailable}},
-		{"428, just below 429, allows", Response{Status: 428}, false, Decision{true, ReasonUnavailable}},
-		{"429 disallows", Response{Status: 429, Body: []byte(permissive)}, false, Decision{false, ReasonUnreachable}},
-		{"430, just above 429, allows", Response{Status: 430}, false, Decision{true, ReasonUnavailable}},
-		{"499 allows", Response{Status: 499}, false, Decision{true, ReasonUnavailable}},
-		{"500 disallows and its body is not parsed", Response{Status: 500, Body: []byte(permissive)}, false, Decision{false, ReasonUnreachable}},
-		{"503 disallows", Response{Status: 503, Body: []byte(permissive)}, false, Decision{false, ReasonUnreachable}},
-		{"599 disallows", Response{Status: 599, Body: []byte(permissive)}, false, Decision{false, ReasonUnreachable}},
-		{"600 disallows", Response{Status: 600, Body: []byte(permissive)}, false, Decision{false, ReasonUnreachable}},
-		{"199 disallows", Response{Status: 199, Body: []byte(permissive)}, false, Decision{false, ReasonUnreachable}},
-		{"0 disallows", Response{Status: 0, Body: []byte(permissive)}, false, Decision{false, ReasonUnreachable}},
-		{"a 3xx without Location allows", Response{Status: 302}, false, Decision{true, ReasonUnavailable}},
-		{"a 3xx to a non-http scheme allows", Response{Status: 301, Location: "ftp://example.com/robots.txt"}, false, Decision{true, ReasonUnavailable}},
-		{"a 3xx to an unparseable Location allows", Response{Status: 301, Location: "http://[::1"}, false, Decision{true, ReasonUnavailable}},
-		{"a network error disallows", Response{}, true, Decision{false, ReasonUnreachable}},
+		{"200 applies the rules", ok("User-agent: *\nDisallow: /\n"), false, Decision{Reason: ReasonRules, Status: 200}},
+		{"204 with no body allows", Response{Status: 204}, false, Decision{Allowed: true, Reason: ReasonRules, Status: 204}},
+		{"299, the last 2xx, applies the rules", Response{Status: 299, Body: []byte("User-agent: *\nDisallow: /\n")}, false, Decision{Reason: ReasonRules, Status: 299}},
+		{"400 allows", Response{Status: 400}, false, Decision{Allowed: true, Reason: ReasonUnavailable, Status: 400}},
+		{"401 allows", Response{Status: 401}, false, Decision{Allowed: true, Reason: ReasonUnavailable, Status: 401}},
+		{"403 allows", Response{Status: 403}, false, Decision{Allowed: true, Reason: ReasonUnavailable, Status: 403}},
+		{"404 allows", Response{Status: 404, Body: []byte("User-agent: *\nDisallow: /\n")}, false, Decision{Allowed: true, Reason: ReasonUnavailable, Status: 404}},
+		{"410 allows", Response{Status: 410}, false, Decision{Allowed: true, Reason: ReasonUnavailable, Status: 410}},
+		{"428, just below 429, allows", Response{Status: 428}, false, Decision{Allowed: true, Reason: ReasonUnavailable, Status: 428}},
+		{"429 disallows", Response{Status: 429, Body: []byte(permissive)}, false, Decision{Reason: ReasonUnreachable, Status: 429}},
+		{"430, just above 429, allows", Response{Status: 430}, false, Decision{Allowed: true, Reason: ReasonUnavailable, Status: 430}},
+		{"499 allows", Response{Status: 499}, false, Decision{Allowed: true, Reason: ReasonUnavailable, Status: 499}},
+		{"500 disallows and its body is not parsed", Response{Status: 500, Body: []byte(permissive)}, false, Decision{Reason: ReasonUnreachable, Status: 500}},
+		{"503 disallows", Response{Status: 503, Body: []byte(permissive)}, false, Decision{Reason: ReasonUnreachable, Status: 503}},
+		{"599 disallows", Response{Status: 599, Body: []byte(permissive)}, false, Decision{Reason: ReasonUnreachable, Status: 599}},
+		{"600 disallows", Response{Status: 600, Body: []byte(permissive)}, false, Decision{Reason: ReasonUnreachable, Status: 600}},
+		{"199 disallows", Response{Status: 199, Body: []byte(permissive)}, false, Decision{Reason: ReasonUnreachable, Status: 199}},
+		{"0 disallows", Response{Status: 0, Body: []byte(permissive)}, false, Decision{Reason: ReasonUnreachable, Status: 0}},
+		{"a 3xx without Location allows", Response{Status: 302}, false, Decision{Allowed: true, Reason: ReasonUnavailable, Status: 302}},
+		{"a 3xx to a non-http scheme allows", Response{Status: 301, Location: "ftp://example.com/robots.txt"}, false, Decision{Allowed: true, Reason: ReasonUnavailable, Status: 301}},
+		{"a 3xx to an unparseable Location allows", Response{Status: 301, Location: "http://[::1"}, false, Decision{Allowed: true, Reason: ReasonUnavailable, Status: 301}},
+		{"a network error disallows as network", Response{}, true, Decision{Reason: ReasonNetwork}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -207,8 +207,32 @@ func TestStatus(t *testing.T) {
 
 func TestNilFetchDisallows(t *testing.T) {
 	c := New(Options{})
-	if got := decide(t, c, "https://example.com/"); got != (Decision{false, ReasonUnreachable}) {
-		t.Errorf("Decide = %+v, want unreachable", got)
+	if got := decide(t, c, "https://example.com/"); got != (Decision{Reason: ReasonNetwork}) {
+		t.Errorf("Decide = %+v, want network", got)
+	}
+}
+
+// TestFetchErrors: a Fetch that got no HTTP answer is network (the name
+// does not resolve, every address is refused, the network failed), told
+// apart from the egress's policy refusal; neither allows anything.
+func TestFetchErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want Decision
+	}{
+		{"a failed dial is network", errors.New("dial tcp: connection refused"), Decision{Reason: ReasonNetwork}},
+		{"a name that does not resolve is network", errors.New("robots: egress: network"), Decision{Reason: ReasonNetwork}},
+		{"a timeout is network", context.DeadlineExceeded, Decision{Reason: ReasonNetwork}},
+		{"an egress policy refusal is refused", fmt.Errorf("%w: deny_rule", ErrRefused), Decision{Reason: ReasonRefused}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := New(Options{Fetch: func(context.Context, string, int64) (Response, error) { return Response{}, tt.err }})
+			if got := decide(t, c, "https://example.com/page"); got != tt.want {
+				t.Errorf("Decide = %+v, want %+v", got, tt.want)
+			}
+		})
 	}
 }
 
@@ -234,30 +258,30 @@ func TestRedirects(t *testing.T) {
 		want    Decision
 		fetches int
 	}{
-		{"one redirect is followed", func() site { s, _ := chain(1, disallowAll); return s }(), Decision{false, ReasonRules}, 2},
-		{"five redirects are followed", func() site { s, _ := chain(5, disallowAll); return s }(), Decision{false, ReasonRules}, 6},
-		{"six redirects are too many: unavailable", func() site { s, _ := chain(6, disallowAll); return s }(), Decision{true, ReasonUnavailable}, 6},
-		{"a redirect loop ends as unavailable", site{ex: {Status: 302, Location: "/robots.txt"}}, Decision{true, ReasonUnavailable}, 6},
+		{"one redirect is followed", func() site { s, _ := chain(1, disallowAll); return s }(), Decision{Reason: ReasonRules, Status: 200, Redirects: 1}, 2},
+		{"five redirects are followed", func() site { s, _ := chain(5, disallowAll); return s }(), Decision{Reason: ReasonRules, Status: 200, Redirects: 5}, 6},
+		{"six redirects are too many: unavailable", func() site { s, _ := chain(6, disallowAll); return s }(), Decision{Allowed: true, Reason: ReasonUnavailable, Status: 301, Redirects: 5}, 6},
+		{"a redirect loop ends as unavailable", site{ex: {Status: 302, Location: "/robots.txt"}}, Decision{Allowed: true, Reason: ReasonUnavailable, Status: 302, Redirects: 5}, 6},
 		{"a relative Location is resolved", site{
 			ex:                                 {Status: 302, Location: "/r/robots.txt"},
 			"https://example.com/r/robots.txt": {Status: 307, Location: "../x/robots.txt"},
 			"https://example.com/x/robots.txt": ok(disallowAll),
-		}, Decision{false, ReasonRules}, 3},
+		}, Decision{Reason: ReasonRules, Status: 200, Redirects: 2}, 3},
 		{"a scheme-relative Location is resolved", site{
 			ex:                               {Status: 308, Location: "//cdn.example/robots.txt"},
 			"https://cdn.example/robots.txt": ok(disallowAll),
-		}, Decision{false, ReasonRules}, 2},
+		}, Decision{Reason: ReasonRules, Status: 200, Redirects: 1}, 2},
 		{"a redirect to a 404 allows", site{
 			ex:                                   {Status: 301, Location: "https://www.example.com/robots.txt"},
 			"https://www.example.com/robots.txt": {Status: 404},
-		}, Decision{true, ReasonUnavailable}, 2},
+		}, Decision{Allowed: true, Reason: ReasonUnavailable, Status: 404, Redirects: 1}, 2},
 		{"a redirect to a 500 disallows", site{
 			ex:                                   {Status: 301, Location: "https://www.example.com/robots.txt"},
 			"https://www.example.com/robots.txt": {Status: 500, Body: []byte("User-agent: *\nAllow: /\n")},
-		}, Decision{false, ReasonUnreachable}, 2},
-		{"a redirect to an unreachable host disallows", site{
+		}, Decision{Reason: ReasonUnreachable, Status: 500, Redirects: 1}, 2},
+		{"a redirect to an unreachable host disallows as network", site{
 			ex: {Status: 301, Location: "https://down.example/robots.txt"},
-		}, Decision{false, ReasonUnreachable}, 2},
+		}, Decision{Reason: ReasonNetwork, Redirects: 1}, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -505,6 +529,61 @@ func TestTTL(t *testing.T) {
 	}
 }
 
+// TestFailedFetchesCache: a network failure is not held against the site
+// (the next call asks again, at once); a policy refusal is, briefly, like
+// a 5xx.
+func TestFailedFetchesCache(t *testing.T) {
+	tests := []struct {
+		name    string
+		err     error
+		advance time.Duration
+		fetches int
+		cached  int // origins held after the second call
+	}{
+		{"a network failure is asked again at once", errors.New("dial tcp: no such host"), 0, 2, 0},
+		{"a refusal is reused briefly", fmt.Errorf("%w: port", ErrRefused), 59 * time.Second, 1, 1},
+		{"a refusal is asked again after a minute", fmt.Errorf("%w: port", ErrRefused), time.Minute, 2, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			clk := newClock()
+			var mu sync.Mutex
+			calls := 0
+			c := New(Options{Now: clk.now, Fetch: func(context.Context, string, int64) (Response, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				calls++
+				return Response{}, tt.err
+			}})
+			decide(t, c, "https://example.com/a")
+			clk.advance(tt.advance)
+			decide(t, c, "https://example.com/b")
+			if calls != tt.fetches {
+				t.Errorf("fetches = %d, want %d", calls, tt.fetches)
+			}
+			if n := c.lru.Len(); n != tt.cached || len(c.byKey) != tt.cached {
+				t.Errorf("cached origins = %d (%d by key), want %d", n, len(c.byKey), tt.cached)
+			}
+		})
+	}
+}
+
+// TestANetworkFailureIsNotHeldAgainstTheSite: robots.txt that could not be
+// fetched, then could, is read at the very next call.
+func TestANetworkFailureIsNotHeldAgainstTheSite(t *testing.T) {
+	f := newFake(site{})
+	c := New(Options{Fetch: f.fetch, Now: newClock().now})
+	if d := decide(t, c, "https://example.com/a"); d != (Decision{Reason: ReasonNetwork}) {
+		t.Fatalf("Decide = %+v, want network", d)
+	}
+	f.mu.Lock()
+	f.site[ex] = ok("User-agent: *\nAllow: /\n")
+	f.mu.Unlock()
+	if d := decide(t, c, "https://example.com/a"); !d.Allowed {
+		t.Errorf("refused once robots.txt could be read: %+v", d)
+	}
+}
+
 func TestUnreachableRecovers(t *testing.T) {
 	f := newFake(site{ex: {Status: 503}})
 	clk := newClock()
@@ -611,7 +690,7 @@ func TestContextCancel(t *testing.T) {
 		if err := <-first; !errors.Is(err, context.Canceled) {
 			t.Errorf("first err = %v, want context.Canceled", err)
 		}
-		if d := <-second; d != (Decision{false, ReasonRules}) {
+		if d := <-second; d != (Decision{Reason: ReasonRules, Status: 200}) {
 			t.Errorf("second = %+v, want refused by rules", d)
 		}
 		if calls != 2 {
@@ -677,7 +756,10 @@ func TestRulesTruncation(t *testing.T) {
 }
 
 func TestReasonString(t *testing.T) {
-	for r, want := range map[Reason]string{ReasonRules: "rules", ReasonUnavailable: "unavailable", ReasonUnreachable: "unreachable", Reason(9): "unknown"} {
+	for r, want := range map[Reason]string{
+		ReasonRules: "rules", ReasonUnavailable: "unavailable", ReasonUnreachable: "unreachable",
+		ReasonNetwork: "network", ReasonRefused: "refused", Reason(9): "unknown",
+	} {
 		if got := r.String(); got != want {
 			t.Errorf("Reason(%d).String() = %q, want %q", r, got, want)
 		}
