@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -329,6 +330,49 @@ func TestTheEngineProfileReachesOnlyItsEndpoint(t *testing.T) {
 				t.Errorf("got %d %q, want %d %q", r.status, r.refusal, tc.status, tc.refusal)
 			}
 		})
+	}
+}
+
+// TestAnEngineEndpointOpensNothingToTheAgent is the attack of an operator
+// who wrote a SearXNG endpoint on a loopback port (and, as the docs once
+// said, an allow rule for it, which let web_fetch read the instance): with
+// no allow rule, the engine reaches its endpoint, and an agent request to
+// the same host and port is refused before anything is dialled.
+func TestAnEngineEndpointOpensNothingToTheAgent(t *testing.T) {
+	var paths syncBuffer
+	searx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintln(&paths, r.URL.Path)
+		hello(w, r)
+	}))
+	t.Cleanup(searx.Close)
+	ep, err := policy.ParseEndpoint(searx.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, envOptions{policy: policy.Config{AllowHTTP: true, Engines: map[string][]policy.Endpoint{"searx": {ep}}}})
+	e.dns.Set(t, "searx.test. 60 IN A 127.0.0.1")
+	_, port, _ := net.SplitHostPort(hostPort(searx))
+	for _, tc := range []struct {
+		name    string
+		url     string
+		cr      contract.Request
+		status  int
+		refusal contract.Reason
+	}{
+		{"the engine reaches its endpoint", searx.URL + "/search", contract.Request{Profile: contract.ProfileEngine, Engine: "searx"}, 200, ""},
+		{"the agent is refused the endpoint's host and port", searx.URL + "/admin", contract.Request{}, 403, contract.ReasonPort},
+		{"the agent is refused the endpoint's port by another name", "http://searx.test:" + port + "/admin", contract.Request{}, 403, contract.ReasonPort},
+		{"another engine is refused the endpoint", searx.URL + "/admin", contract.Request{Profile: contract.ProfileEngine, Engine: "other"}, 403, contract.ReasonEngine},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := e.do("GET", tc.url, tc.cr)
+			if r.status != tc.status || r.refusal != tc.refusal {
+				t.Errorf("got %d %q, want %d %q", r.status, r.refusal, tc.status, tc.refusal)
+			}
+		})
+	}
+	if got := paths.String(); got != "/search\n" {
+		t.Errorf("the instance was asked for %q, want only the engine's /search", got)
 	}
 }
 
