@@ -494,6 +494,90 @@ func TestUpstreamCannotForgeContractHeaders(t *testing.T) {
 	}
 }
 
+// TestHeadersTheUpstreamNamesInConnectionAreNotForwarded: a header an
+// upstream names in its own Connection header is hop-by-hop (RFC 9110
+// 7.6.1) and was forwarded to the front; it is now removed, whatever the
+// token list's spacing and case and however many Connection headers carry
+// it, with the standard hop-by-hop headers. Other headers pass.
+func TestHeadersTheUpstreamNamesInConnectionAreNotForwarded(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		connection []string
+		sent       []string // headers the upstream sends, each with value "1"
+		gone       []string
+	}{
+		{"one header named after close", []string{"close, X-Secret-Hop"}, []string{"X-Secret-Hop"}, []string{"X-Secret-Hop"}},
+		{"odd spacing and case", []string{"  x-SECRET-hop ,,\tX-Other-Hop  ,close"}, []string{"X-Secret-Hop", "X-Other-Hop"}, []string{"X-Secret-Hop", "X-Other-Hop"}},
+		{"several Connection headers", []string{"X-Secret-Hop", "x-other-hop, Keep-Alive"}, []string{"X-Secret-Hop", "X-Other-Hop", "Keep-Alive"}, []string{"X-Secret-Hop", "X-Other-Hop", "Keep-Alive"}},
+		{"a named end-to-end header is hop-by-hop too", []string{"Cache-Control"}, []string{"Cache-Control"}, []string{"Cache-Control"}},
+		{"the standard hop-by-hop headers without Connection", nil, []string{"Keep-Alive", "Proxy-Authenticate", "Proxy-Connection", "Upgrade", "Alt-Svc"}, []string{"Keep-Alive", "Proxy-Authenticate", "Proxy-Connection", "Upgrade", "Alt-Svc"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			up := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header()["Connection"] = tc.connection
+				for _, k := range append(tc.sent, "X-Kept") {
+					w.Header().Set(k, "1")
+				}
+				hello(w, r)
+			})
+			e := publicEnv(t, up, envOptions{})
+			r := e.do("GET", "https://example.com/", contract.Request{})
+			if r.status != 200 || string(r.body) != "hello" {
+				t.Fatalf("got %d %q %q, want 200 hello", r.status, r.refusal, r.body)
+			}
+			for _, k := range append(tc.gone, "Connection") {
+				if v, ok := r.header[http.CanonicalHeaderKey(k)]; ok {
+					t.Errorf("%s reached the front: %q", k, v)
+				}
+			}
+			if r.header.Get("X-Kept") != "1" {
+				t.Errorf("X-Kept, named by no Connection header, was dropped: %v", r.header)
+			}
+		})
+	}
+}
+
+// TestConnectionNamesAreReadPerResponse: each response's own Connection
+// header decides, read past an interim 103 response and afresh on a
+// pooled connection, and a later connection starts clean.
+func TestConnectionNamesAreReadPerResponse(t *testing.T) {
+	up := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Secret-Hop", "1")
+		switch r.URL.Path {
+		case "/interim":
+			w.Header().Set("Link", "</a.css>; rel=preload")
+			w.WriteHeader(http.StatusEarlyHints)
+			w.Header().Set("Connection", "close, X-Secret-Hop")
+		case "/close":
+			w.Header().Set("Connection", "close, X-Secret-Hop")
+		}
+		hello(w, r)
+	})
+	e := publicEnv(t, up, envOptions{})
+	for _, tc := range []struct {
+		path  string
+		kept  bool // X-Secret-Hop reaches the front
+		dials int  // connections dialled so far
+	}{
+		{"/plain", true, 1},
+		{"/interim", false, 1},
+		{"/plain", true, 2},
+		{"/close", false, 2},
+		{"/plain", true, 3},
+	} {
+		r := e.do("GET", "https://example.com"+tc.path, contract.Request{})
+		if r.status != 200 || string(r.body) != "hello" {
+			t.Fatalf("%s: got %d %q %q, want 200 hello", tc.path, r.status, r.refusal, r.body)
+		}
+		if kept := r.header.Get("X-Secret-Hop") == "1"; kept != tc.kept {
+			t.Errorf("%s: X-Secret-Hop forwarded %v, want %v", tc.path, kept, tc.kept)
+		}
+		if got := len(e.dials()); got != tc.dials {
+			t.Errorf("%s: %d connections dialled, want %d", tc.path, got, tc.dials)
+		}
+	}
+}
+
 func TestARedirectIsReturnedAsItCame(t *testing.T) {
 	e := publicEnv(t, http.RedirectHandler("https://elsewhere.test/x", http.StatusFound), envOptions{})
 	r := e.do("GET", "https://example.com/", contract.Request{})
