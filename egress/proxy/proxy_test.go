@@ -312,18 +312,28 @@ func TestTheEngineProfileReachesOnlyItsEndpoint(t *testing.T) {
 	e := newEnv(t, envOptions{roots: pool, routes: map[string]string{"10.0.0.7:443": hostPort(up)},
 		policy: policy.Config{Engines: map[string][]policy.Endpoint{"ex": {ex}, "strict": {strict}}}})
 	e.dns.Set(t, "example.com. 60 IN A 10.0.0.7")
-	for _, tc := range []struct {
-		name    string
-		url     string
-		cr      contract.Request
-		status  int
-		refusal contract.Reason
-	}{
+	checkAnswers(t, e, []answerCase{
 		{"an engine endpoint on a private address", "https://example.com/search", contract.Request{Profile: contract.ProfileEngine, Engine: "ex"}, 200, ""},
 		{"the same URL by the agent profile", "https://example.com/search", contract.Request{}, 502, contract.ReasonNetwork},
 		{"a public-only endpoint on a private address", "https://example.com/strict/x", contract.Request{Profile: contract.ProfileEngine, Engine: "strict"}, 502, contract.ReasonNetwork},
 		{"another host for the engine", "https://other.test/search", contract.Request{Profile: contract.ProfileEngine, Engine: "ex"}, 403, contract.ReasonEngine},
-	} {
+	})
+}
+
+// answerCase is one GET through the egress and the answer expected.
+type answerCase struct {
+	name    string
+	url     string
+	cr      contract.Request
+	status  int
+	refusal contract.Reason
+}
+
+// checkAnswers sends each case's GET through e and compares the status
+// and refusal of its answer.
+func checkAnswers(t *testing.T, e *env, cases []answerCase) {
+	t.Helper()
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			r := e.do("GET", tc.url, tc.cr)
 			if r.status != tc.status || r.refusal != tc.refusal {
@@ -352,25 +362,12 @@ func TestAnEngineEndpointOpensNothingToTheAgent(t *testing.T) {
 	e := newEnv(t, envOptions{policy: policy.Config{AllowHTTP: true, Engines: map[string][]policy.Endpoint{"searx": {ep}}}})
 	e.dns.Set(t, "searx.test. 60 IN A 127.0.0.1")
 	_, port, _ := net.SplitHostPort(hostPort(searx))
-	for _, tc := range []struct {
-		name    string
-		url     string
-		cr      contract.Request
-		status  int
-		refusal contract.Reason
-	}{
+	checkAnswers(t, e, []answerCase{
 		{"the engine reaches its endpoint", searx.URL + "/search", contract.Request{Profile: contract.ProfileEngine, Engine: "searx"}, 200, ""},
 		{"the agent is refused the endpoint's host and port", searx.URL + "/admin", contract.Request{}, 403, contract.ReasonPort},
 		{"the agent is refused the endpoint's port by another name", "http://searx.test:" + port + "/admin", contract.Request{}, 403, contract.ReasonPort},
 		{"another engine is refused the endpoint", searx.URL + "/admin", contract.Request{Profile: contract.ProfileEngine, Engine: "other"}, 403, contract.ReasonEngine},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			r := e.do("GET", tc.url, tc.cr)
-			if r.status != tc.status || r.refusal != tc.refusal {
-				t.Errorf("got %d %q, want %d %q", r.status, r.refusal, tc.status, tc.refusal)
-			}
-		})
-	}
+	})
 	if got := paths.String(); got != "/search\n" {
 		t.Errorf("the instance was asked for %q, want only the engine's /search", got)
 	}

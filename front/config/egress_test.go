@@ -55,20 +55,28 @@ func TestEgressTOMLRoundTrip(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			data, err := tc.cfg.EgressTOML(testSocket)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := egressconfig.Parse(data)
-			if err != nil {
-				t.Fatalf("the egress refuses it: %v\n%s", err, data)
-			}
+			got, data := egressOf(t, tc.cfg)
 			checkEgressConfig(t, got, tc.cfg, tc.engines)
 			if t.Failed() {
 				t.Logf("\n%s", data)
 			}
 		})
 	}
+}
+
+// egressOf returns the egress configuration c writes, as the egress
+// reads it, and the file itself.
+func egressOf(t *testing.T, c Config) (egressconfig.Config, []byte) {
+	t.Helper()
+	data, err := c.EgressTOML(testSocket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := egressconfig.Parse(data)
+	if err != nil {
+		t.Fatalf("the egress refuses it: %v\n%s", err, data)
+	}
+	return got, data
 }
 
 func checkEgressConfig(t *testing.T, got egressconfig.Config, c Config, engines map[string][]policy.Endpoint) {
@@ -180,14 +188,7 @@ func TestAnEndpointNeedsNoAllowRuleAndAdmitsNoAgent(t *testing.T) {
 			if err != nil {
 				t.Fatalf("rypsok refuses the endpoint without an allow rule: %v", err)
 			}
-			data, err := c.EgressTOML(testSocket)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := egressconfig.Parse(data)
-			if err != nil {
-				t.Fatalf("the egress refuses it: %v\n%s", err, data)
-			}
+			got, data := egressOf(t, c)
 			wantAllow, _ := policy.ParseRules(tc.wantAllow)
 			if !slices.Equal(got.Policy.Allow, wantAllow) {
 				t.Errorf("egress allow rules: got %v, want %v\n%s", got.Policy.Allow, wantAllow, data)
