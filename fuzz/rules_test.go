@@ -263,7 +263,7 @@ func checkClassify(t *testing.T, a netip.Addr, port uint16) {
 	if again := policy.ClassifyAddr(a); again != v {
 		t.Fatalf("ClassifyAddr(%v) = %+v, then %+v", a, v, again)
 	}
-	if !slices.Contains(policy.Ranges, v.Range) || v.Public != (v.Range == policy.RangePublic || v.Range == policy.RangeNAT64 || v.Range == policy.Range6to4 || v.Range == policy.RangeTeredo) {
+	if !slices.Contains(policy.Ranges, v.Range) || v.Public != (v.Range == policy.RangePublic || v.Range == policy.RangeNAT64 || v.Range == policy.RangeNAT64Local || v.Range == policy.Range6to4 || v.Range == policy.RangeTeredo) {
 		t.Fatalf("ClassifyAddr(%v) = %+v", a, v)
 	}
 	u := a.Unmap()

@@ -638,7 +638,7 @@ func configSeeds(t *testing.T) []seed {
 	for _, s := range []struct{ name, toml string }{
 		{"minimal", minimal},
 		{"empty", ""},
-		{"searxng-loopback", minimal + "[egress]\nallow = [\"127.0.0.1:8888\"]\n[engines.searx]\ntype = \"searxng\"\nendpoint = \"http://127.0.0.1:8888/searxng\"\n"},
+		{"searxng-loopback", minimal + "[engines.searx]\ntype = \"searxng\"\nendpoint = \"http://127.0.0.1:8888/searxng\"\n"},
 		{"brave-env", minimal + "[engines.b]\ntype = \"brave\"\napi_key_env = \"K\"\n"},
 		{"brave-inline-key", minimal + "engines = { z = { type = \"wikipedia\", auth = { token = \"x\" } } }"},
 		{"wikipedia-languages", minimal + "[search]\nlanguages = [\"en\", \"ja\", \"zh-tw\", \"nb\", \"pt-br\"]\n[engines.wikipedia]\ntype = \"wikipedia\"\n"},

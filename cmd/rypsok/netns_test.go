@@ -201,8 +201,8 @@ func TestNoNetworkOfItsOwn(t *testing.T) {
 	egress := startEgress(t, fake)
 
 	cfg := filepath.Join(t.TempDir(), "rypsok.toml")
-	toml := fmt.Sprintf("config_version = 1\n[egress]\nsocket = %q\nallow = [\"127.0.0.1:%s\"]\n[engines.wikipedia]\ntype = \"wikipedia\"\nendpoint = %q\n",
-		egress.socket, fake.port(), fake.srv.URL+"/w")
+	toml := fmt.Sprintf("config_version = 1\n[egress]\nsocket = %q\n[engines.wikipedia]\ntype = \"wikipedia\"\nendpoint = %q\n",
+		egress.socket, fake.srv.URL+"/w")
 	if err := os.WriteFile(cfg, []byte(toml), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -259,8 +259,8 @@ func hasLine(logs string, parts ...string) bool {
 func TestCallSearchesThroughItsOwnEgress(t *testing.T) {
 	fake := startFakeWikipedia(t)
 	cfg := filepath.Join(t.TempDir(), "rypsok.toml")
-	toml := fmt.Sprintf("config_version = 1\n[egress]\ndns_servers = [\"127.0.0.1:1\"]\nallow = [\"127.0.0.1:%s\"]\n[engines.wikipedia]\ntype = \"wikipedia\"\nendpoint = %q\n",
-		fake.port(), fake.srv.URL+"/w")
+	toml := fmt.Sprintf("config_version = 1\n[egress]\ndns_servers = [\"127.0.0.1:1\"]\n[engines.wikipedia]\ntype = \"wikipedia\"\nendpoint = %q\n",
+		fake.srv.URL+"/w")
 	if err := os.WriteFile(cfg, []byte(toml), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -139,13 +139,13 @@ func TestResourcesUnderLoad(t *testing.T) {
 [egress]
 dns_servers = ["127.0.0.1:1"]
 allow_http = true
-allow = ["127.0.0.1:%s", "127.0.0.1:%s"]
+allow = ["127.0.0.1:%s"]
 [telemetry]
 metrics_listen = %q
 [engines.searxng]
 type = "searxng"
 endpoint = %q
-`, site.URL[strings.LastIndexByte(site.URL, ':')+1:], engine.URL[strings.LastIndexByte(engine.URL, ':')+1:], metrics, engine.URL)
+`, site.URL[strings.LastIndexByte(site.URL, ':')+1:], metrics, engine.URL)
 	if err := os.WriteFile(cfg, []byte(toml), 0o600); err != nil {
 		t.Fatal(err)
 	}

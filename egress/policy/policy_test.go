@@ -94,6 +94,10 @@ func TestCheckRequestAgent(t *testing.T) {
 		{"a loopback literal in hexadecimal is refused", agent(t, "0x7f.1", 443), refusedAt(contract.ReasonAddress, RangeLoopback)},
 		{"a mapped loopback literal is refused", agent(t, "[::ffff:127.0.0.1]", 443), refusedAt(contract.ReasonAddress, RangeLoopback)},
 		{"a NAT64 loopback literal is refused", agent(t, "[64:ff9b::7f00:1]", 443), refusedAt(contract.ReasonAddress, RangeLoopback)},
+		{"a local-use NAT64 loopback literal is refused", agent(t, "[64:ff9b:1::7f00:1]", 443), refusedAt(contract.ReasonAddress, RangeLoopback)},
+		{"a local-use NAT64 literal of a public address passes", agent(t, "[64:ff9b:1::808:808]", 443), allowed(RangeNAT64Local)},
+		{"an ORCHIDv2 literal is refused", agent(t, "[2001:20::1]", 443), refusedAt(contract.ReasonAddress, RangeIdentifier)},
+		{"a DRIP literal is refused", agent(t, "[2001:30::1]", 443), refusedAt(contract.ReasonAddress, RangeIdentifier)},
 		{"a private literal is refused", agent(t, "192.168.1.1", 443), refusedAt(contract.ReasonAddress, RangePrivate)},
 		{"the metadata address is refused", agent(t, "169.254.169.254", 443), refusedAt(contract.ReasonAddress, RangeLinkLocal)},
 		{"an allow rule admits loopback on its port", agent(t, "127.0.0.1", 8080), allowed(RangeLoopback)},
@@ -299,5 +303,50 @@ func TestZeroConfigRefusesEngines(t *testing.T) {
 	}
 	if got := p.CheckRequest(agent(t, "example.com", 443)); got != (Decision{Allow: true}) {
 		t.Errorf("CheckRequest = %+v, want an admission", got)
+	}
+}
+
+// TestAnEngineEndpointIsNoAgentDestination is the attack of an operator
+// who wrote endpoints on ports outside LIM-F8 (a SearXNG on loopback, one
+// on https://10.0.0.1:9443) and no allow rule: the engines reach their
+// endpoints, and an agent request to the same host and port, http allowed
+// and whatever the path, is refused, as any other URL there would be.
+func TestAnEngineEndpointIsNoAgentDestination(t *testing.T) {
+	p := New(Config{
+		AllowHTTP: true,
+		Engines: map[string][]Endpoint{
+			"searx":   {mustEndpoint(t, "http://127.0.0.1:8888", false)},
+			"private": {mustEndpoint(t, "https://10.0.0.1:9443", false)},
+			"named":   {mustEndpoint(t, "https://search.corp:8443/searx", false)},
+		},
+	})
+	httpTo := func(tg Target) Target { tg.Scheme = "http"; return tg }
+	admin := func(tg Target) Target { tg.Path = "/admin"; return tg }
+	tests := []struct {
+		name    string
+		t       Target
+		addr    string // the address dialled
+		request Decision
+		dial    Decision
+	}{
+		{"the loopback SearXNG reaches its endpoint", engine(t, "searx", "http", "127.0.0.1", 8888, "/search"), "127.0.0.1", allowed(RangeLoopback), allowed(RangeLoopback)},
+		{"the private endpoint on 9443 is reached", engine(t, "private", "https", "10.0.0.1", 9443, "/search"), "10.0.0.1", allowed(RangePrivate), allowed(RangePrivate)},
+		{"the named endpoint on 8443 is reached", engine(t, "named", "https", "search.corp", 8443, "/searx/search"), "10.0.0.2", Decision{Allow: true}, allowed(RangePrivate)},
+		{"web_fetch of the loopback SearXNG is refused", admin(httpTo(agent(t, "127.0.0.1", 8888))), "127.0.0.1", refused(contract.ReasonPort), refusedAt(contract.ReasonAddress, RangeLoopback)},
+		{"web_fetch of the private endpoint on 9443 is refused", admin(agent(t, "10.0.0.1", 9443)), "10.0.0.1", refused(contract.ReasonPort), refusedAt(contract.ReasonAddress, RangePrivate)},
+		{"web_fetch of the private endpoint's host on 443 is refused", admin(agent(t, "10.0.0.1", 443)), "10.0.0.1", refusedAt(contract.ReasonAddress, RangePrivate), refusedAt(contract.ReasonAddress, RangePrivate)},
+		{"web_fetch of the named endpoint on 8443 is refused", admin(agent(t, "search.corp", 8443)), "10.0.0.2", refused(contract.ReasonPort), refusedAt(contract.ReasonAddress, RangePrivate)},
+		{"web_fetch of the named endpoint's host on 443 is refused when it dials", admin(agent(t, "search.corp", 443)), "10.0.0.2", Decision{Allow: true}, refusedAt(contract.ReasonAddress, RangePrivate)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := p.CheckRequest(tc.t); got != tc.request {
+				t.Errorf("CheckRequest(%+v) = %+v, want %+v", tc.t, got, tc.request)
+			}
+			a := netip.MustParseAddr(tc.addr)
+			if got := p.CheckAddr(tc.t, a); got != tc.dial {
+				t.Errorf("CheckAddr(%+v, %v) = %+v, want %+v", tc.t, a, got, tc.dial)
+			}
+		})
 	}
 }

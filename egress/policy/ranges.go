@@ -31,7 +31,7 @@ const (
 	RangeBroadcast     Range = "broadcast"       // 255.255.255.255
 	RangeIPv4Compat    Range = "ipv4_compatible" // deprecated ::a.b.c.d
 	RangeNAT64         Range = "nat64"           // well-known NAT64 prefix, public IPv4 inside
-	RangeNAT64Local    Range = "nat64_local"     // local-use NAT64 prefix
+	RangeNAT64Local    Range = "nat64_local"     // local-use NAT64 prefix, public IPv4 inside
 	RangeDiscard       Range = "discard"         // discard-only prefix
 	RangeDummy         Range = "dummy"           // dummy IPv6 prefix
 	RangeTeredo        Range = "teredo"          // Teredo, public IPv4 addresses inside
@@ -39,6 +39,7 @@ const (
 	RangeSRv6          Range = "srv6"            // SRv6 segment identifiers
 	RangeUniqueLocal   Range = "unique_local"    // fc00::/7
 	RangeSiteLocal     Range = "site_local"      // deprecated fec0::/10
+	RangeIdentifier    Range = "identifier"      // ORCHID and DRIP: identifiers, not locators
 )
 
 // Ranges lists every Range, in a fixed order, for documentation and
@@ -50,6 +51,7 @@ var Ranges = []Range{
 	RangeBenchmark, RangeMulticast, RangeReserved, RangeBroadcast,
 	RangeIPv4Compat, RangeNAT64, RangeNAT64Local, RangeDiscard, RangeDummy,
 	RangeTeredo, Range6to4, RangeSRv6, RangeUniqueLocal, RangeSiteLocal,
+	RangeIdentifier,
 }
 
 // String returns the range's name.
@@ -61,7 +63,7 @@ func (r Range) String() string { return string(r) }
 // For an address that embeds IPv4 addresses (NAT64, 6to4, Teredo), a
 // refusal names the row of the first embedded address refused (so
 // 64:ff9b::7f00:1 is refused as RangeLoopback), and an admission names the
-// embedding row (RangeNAT64, Range6to4, RangeTeredo).
+// embedding row (RangeNAT64, RangeNAT64Local, Range6to4, RangeTeredo).
 type AddrVerdict struct {
 	Public bool
 	Range  Range
@@ -120,33 +122,34 @@ var rows = []row{
 	// IPv6: refused unless allocated as global unicast. (IPv4-mapped
 	// ::ffff:0:0/96, RFC 4291 2.5.5.2, never reaches the table: it is
 	// unmapped first.)
-	rowOf("::/0", refuse, RangeUnallocated),            // RFC 4291 2.4
-	rowOf("::/128", refuse, RangeUnspecified),          // RFC 4291 2.5.2
-	rowOf("::1/128", refuse, RangeLoopback),            // RFC 4291 2.5.3
-	rowOf("::/96", refuse, RangeIPv4Compat),            // RFC 4291 2.5.5.1 (deprecated)
-	embedRow("64:ff9b::/96", RangeNAT64, embedNAT64),   // RFC 6052 2.1
-	rowOf("64:ff9b:1::/48", refuse, RangeNAT64Local),   // RFC 8215
-	rowOf("100::/64", refuse, RangeDiscard),            // RFC 6666
-	rowOf("100:0:0:1::/64", refuse, RangeDummy),        // RFC 9780
-	rowOf("2000::/3", allow, RangePublic),              // RFC 4291 2.4, RFC 3587
-	rowOf("2001::/23", refuse, RangeIETF),              // RFC 2928
-	embedRow("2001::/32", RangeTeredo, embedTeredo),    // RFC 4380 4
-	rowOf("2001:1::1/128", allow, RangePublic),         // RFC 7723 (PCP anycast)
-	rowOf("2001:1::2/128", allow, RangePublic),         // RFC 8155 (TURN anycast)
-	rowOf("2001:1::3/128", allow, RangePublic),         // RFC 9665 (DNS-SD SRP anycast)
-	rowOf("2001:2::/48", refuse, RangeBenchmark),       // RFC 5180
-	rowOf("2001:3::/32", allow, RangePublic),           // RFC 7450 (AMT)
-	rowOf("2001:4:112::/48", allow, RangePublic),       // RFC 7535 (AS112-v6)
-	rowOf("2001:20::/28", allow, RangePublic),          // RFC 7343 (ORCHIDv2)
-	rowOf("2001:30::/28", allow, RangePublic),          // RFC 9374 (DRIP entity tags)
-	rowOf("2001:db8::/32", refuse, RangeDocumentation), // RFC 3849
-	embedRow("2002::/16", Range6to4, embed6to4),        // RFC 3056 2
-	rowOf("3fff::/20", refuse, RangeDocumentation),     // RFC 9637
-	rowOf("5f00::/16", refuse, RangeSRv6),              // RFC 9602
-	rowOf("fc00::/7", refuse, RangeUniqueLocal),        // RFC 4193
-	rowOf("fe80::/10", refuse, RangeLinkLocal),         // RFC 4291 2.5.6
-	rowOf("fec0::/10", refuse, RangeSiteLocal),         // RFC 3879 (deprecated)
-	rowOf("ff00::/8", refuse, RangeMulticast),          // RFC 4291 2.7
+	rowOf("::/0", refuse, RangeUnallocated),                      // RFC 4291 2.4
+	rowOf("::/128", refuse, RangeUnspecified),                    // RFC 4291 2.5.2
+	rowOf("::1/128", refuse, RangeLoopback),                      // RFC 4291 2.5.3
+	rowOf("::/96", refuse, RangeIPv4Compat),                      // RFC 4291 2.5.5.1 (deprecated)
+	embedRow("64:ff9b::/96", RangeNAT64, embedNAT64),             // RFC 6052 2.1
+	embedRow("64:ff9b:1::/48", RangeNAT64Local, embedNAT64Local), // RFC 8215
+	rowOf("100::/64", refuse, RangeDiscard),                      // RFC 6666
+	rowOf("100:0:0:1::/64", refuse, RangeDummy),                  // RFC 9780
+	rowOf("2000::/3", allow, RangePublic),                        // RFC 4291 2.4, RFC 3587
+	rowOf("2001::/23", refuse, RangeIETF),                        // RFC 2928
+	embedRow("2001::/32", RangeTeredo, embedTeredo),              // RFC 4380 4
+	rowOf("2001:1::1/128", allow, RangePublic),                   // RFC 7723 (PCP anycast)
+	rowOf("2001:1::2/128", allow, RangePublic),                   // RFC 8155 (TURN anycast)
+	rowOf("2001:1::3/128", allow, RangePublic),                   // RFC 9665 (DNS-SD SRP anycast)
+	rowOf("2001:2::/48", refuse, RangeBenchmark),                 // RFC 5180
+	rowOf("2001:3::/32", allow, RangePublic),                     // RFC 7450 (AMT)
+	rowOf("2001:4:112::/48", allow, RangePublic),                 // RFC 7535 (AS112-v6)
+	rowOf("2001:10::/28", refuse, RangeIdentifier),               // RFC 4843 (ORCHID, deprecated)
+	rowOf("2001:20::/28", refuse, RangeIdentifier),               // RFC 7343 (ORCHIDv2)
+	rowOf("2001:30::/28", refuse, RangeIdentifier),               // RFC 9374 (DRIP entity tags)
+	rowOf("2001:db8::/32", refuse, RangeDocumentation),           // RFC 3849
+	embedRow("2002::/16", Range6to4, embed6to4),                  // RFC 3056 2
+	rowOf("3fff::/20", refuse, RangeDocumentation),               // RFC 9637
+	rowOf("5f00::/16", refuse, RangeSRv6),                        // RFC 9602
+	rowOf("fc00::/7", refuse, RangeUniqueLocal),                  // RFC 4193
+	rowOf("fe80::/10", refuse, RangeLinkLocal),                   // RFC 4291 2.5.6
+	rowOf("fec0::/10", refuse, RangeSiteLocal),                   // RFC 3879 (deprecated)
+	rowOf("ff00::/8", refuse, RangeMulticast),                    // RFC 4291 2.7
 }
 
 // table is rows ordered from the longest prefix to the shortest, so that
@@ -165,6 +168,10 @@ func longestFirst(rs []row) []row {
 // is judged as its IPv4 address, and the longest matching row of the table
 // decides. An embedded row (NAT64, 6to4, Teredo) is refused when any IPv4
 // address it carries is refused. The zero Addr is refused as RangeInvalid.
+//
+// IANA lists ORCHID, ORCHIDv2 and DRIP as globally reachable, but their
+// addresses name hosts (cryptographic identifiers), they do not locate
+// them: nothing routes to them, so they are refused as RangeIdentifier.
 func ClassifyAddr(a netip.Addr) AddrVerdict {
 	if !a.IsValid() {
 		return AddrVerdict{Range: RangeInvalid}
@@ -210,6 +217,47 @@ func classifyEmbedded(rw row, a netip.Addr) AddrVerdict {
 func embedNAT64(a netip.Addr) []netip.Addr {
 	b := a.As16()
 	return []netip.Addr{v4(b[12:16], 0)}
+}
+
+// nat64LocalFormats are the RFC 6052 (2.2) address formats whose prefix
+// can lie inside the local-use prefix 64:ff9b:1::/48 (prefix lengths 48,
+// 56 and 64; 96 is embedNAT64's): the bytes holding the IPv4 address, and
+// the first byte of the suffix, which, like byte 8 ("u"), is zero to the
+// end in a well-formed address.
+var nat64LocalFormats = []struct {
+	v4     [4]int
+	suffix int
+}{
+	{[4]int{6, 7, 9, 10}, 11},   // /48
+	{[4]int{7, 9, 10, 11}, 12},  // /56
+	{[4]int{9, 10, 11, 12}, 13}, // /64
+}
+
+// embedNAT64Local returns the IPv4 addresses an address of the local-use
+// NAT64 prefix may carry (RFC 8215). The network's own translation prefix
+// is unknown here: it is a /96 inside 64:ff9b:1::/48 for DNS64 as usually
+// deployed (the last 32 bits), or a shorter one. So the address is judged
+// by its last 32 bits and by every shorter format it is well-formed for,
+// and is admitted only when all are public: an address that reads as
+// 8.0.0.0 in the /96 format and 0.0.0.8 in the /64 one is refused.
+func embedNAT64Local(a netip.Addr) []netip.Addr {
+	b := a.As16()
+	out := embedNAT64(a)
+	for _, f := range nat64LocalFormats {
+		if b[8] == 0 && allZero(b[f.suffix:]) {
+			out = append(out, netip.AddrFrom4([4]byte{b[f.v4[0]], b[f.v4[1]], b[f.v4[2]], b[f.v4[3]]}))
+		}
+	}
+	return out
+}
+
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // embed6to4 returns the IPv4 address in bits 16 to 47 (RFC 3056 2).

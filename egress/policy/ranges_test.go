@@ -40,14 +40,15 @@ var refusedBlocks = []struct {
 	{"::2/127", RangeIPv4Compat},
 	{"::ff:ffff/128", RangeIPv4Compat},
 	{"::1:0:0/96", RangeUnallocated},
-	{"64:ff9b:1::/48", RangeNAT64Local},
 	{"100::/64", RangeDiscard},
 	{"100:0:0:1::/64", RangeDummy},
 	{"2001:1::/128", RangeIETF},
 	{"2001:1::4/126", RangeIETF},
 	{"2001:2::/48", RangeBenchmark},
 	{"2001:4::/48", RangeIETF},
-	{"2001:10::/28", RangeIETF},
+	{"2001:10::/28", RangeIdentifier},
+	{"2001:20::/28", RangeIdentifier},
+	{"2001:30::/28", RangeIdentifier},
 	{"2001:40::/26", RangeIETF},
 	{"2001:100::/24", RangeIETF},
 	{"2001:db8::/32", RangeDocumentation},
@@ -76,7 +77,7 @@ var publicBlocks = []string{
 	"192.31.196.0/24", "192.52.193.0/24", "192.175.48.0/24",
 	"193.0.0.0/8", "198.20.0.0/14", "223.0.0.0/8",
 	"2001:1::1/128", "2001:1::2/127", "2001:3::/32", "2001:4:112::/48",
-	"2001:20::/28", "2001:30::/28", "2001:200::/23", "2003::/16",
+	"2001:200::/23", "2003::/16",
 	"2400::/8", "2620:4f:8000::/48", "2606:4700::/32", "3fff:1000::/20",
 	"3ffe::/16",
 }
@@ -205,7 +206,18 @@ func TestClassifyAddr(t *testing.T) {
 		{"first NAT64 address embeds 0.0.0.0", "64:ff9b::", no(RangeUnspecified)},
 		{"last NAT64 address embeds broadcast", "64:ff9b::ffff:ffff", no(RangeBroadcast)},
 		{"just above 64:ff9b::/96 is unallocated", "64:ff9b::1:0:0", no(RangeUnallocated)},
-		{"local-use NAT64 of a public address", "64:ff9b:1::808:808", no(RangeNAT64Local)},
+		{"just below local-use NAT64", "64:ff9b:0:ffff:ffff:ffff:ffff:ffff", no(RangeUnallocated)},
+		{"local-use NAT64 of a public address", "64:ff9b:1::808:808", AddrVerdict{Public: true, Range: RangeNAT64Local}},
+		{"local-use NAT64 under a subnet of a public address", "64:ff9b:1:abcd::8.8.8.8", AddrVerdict{Public: true, Range: RangeNAT64Local}},
+		{"local-use NAT64 of loopback", "64:ff9b:1::127.0.0.1", no(RangeLoopback)},
+		{"local-use NAT64 under a subnet of a private address", "64:ff9b:1:ffff::10.1.2.3", no(RangePrivate)},
+		{"local-use NAT64 of the metadata address", "64:ff9b:1::169.254.169.254", no(RangeLinkLocal)},
+		{"first local-use NAT64 address embeds 0.0.0.0", "64:ff9b:1::", no(RangeUnspecified)},
+		{"last local-use NAT64 address embeds broadcast", "64:ff9b:1:ffff:ffff:ffff:ffff:ffff", no(RangeBroadcast)},
+		{"a /64-format local NAT64 of a public address", "64:ff9b:1:0:8:808:800:0", AddrVerdict{Public: true, Range: RangeNAT64Local}},
+		{"a /64-format local NAT64 of loopback, public in its last 32 bits", "64:ff9b:1:0:7f:0:100:0", no(RangeLoopback)},
+		{"a /56-format local NAT64 address reads 0.0.0.0 in its last 32 bits", "64:ff9b:1:a:a:0:0:0", no(RangeUnspecified)},
+		{"a /64 reading is not taken when byte 8 is set", "64:ff9b:1:0:17f:0:100:0", AddrVerdict{Public: true, Range: RangeNAT64Local}},
 		{"just above local-use NAT64", "64:ff9b:2::", no(RangeUnallocated)},
 		{"just below the discard prefix", "ff:ffff:ffff:ffff:ffff:ffff:ffff:ffff", no(RangeUnallocated)},
 		{"just above the dummy prefix", "100:0:0:2::", no(RangeUnallocated)},
@@ -230,9 +242,13 @@ func TestClassifyAddr(t *testing.T) {
 		{"just below AS112-v6", "2001:4:111:ffff:ffff:ffff:ffff:ffff", no(RangeIETF)},
 		{"AS112-v6 is public", "2001:4:112::1", public},
 		{"just above AS112-v6", "2001:4:113::", no(RangeIETF)},
-		{"deprecated ORCHID is refused", "2001:10::1", no(RangeIETF)},
-		{"just below ORCHIDv2", "2001:1f:ffff:ffff:ffff:ffff:ffff:ffff", no(RangeIETF)},
-		{"last of DRIP is public", "2001:3f:ffff:ffff:ffff:ffff:ffff:ffff", public},
+		{"just below deprecated ORCHID", "2001:f:ffff:ffff:ffff:ffff:ffff:ffff", no(RangeIETF)},
+		{"deprecated ORCHID is an identifier", "2001:10::1", no(RangeIdentifier)},
+		{"last of deprecated ORCHID", "2001:1f:ffff:ffff:ffff:ffff:ffff:ffff", no(RangeIdentifier)},
+		{"first of ORCHIDv2 is an identifier", "2001:20::", no(RangeIdentifier)},
+		{"an ORCHIDv2 address is an identifier", "2001:2a:8e4b:22a1:f04c:3a96:b07d:9b07", no(RangeIdentifier)},
+		{"first of DRIP is an identifier", "2001:30::", no(RangeIdentifier)},
+		{"last of DRIP is an identifier", "2001:3f:ffff:ffff:ffff:ffff:ffff:ffff", no(RangeIdentifier)},
 		{"just above DRIP", "2001:40::", no(RangeIETF)},
 		{"just below 2001:db8::/32", "2001:db7:ffff:ffff:ffff:ffff:ffff:ffff", public},
 		{"2001:db8::1 is documentation", "2001:db8::1", no(RangeDocumentation)},
@@ -293,6 +309,13 @@ func nat64(a netip.Addr) netip.Addr {
 	return netip.AddrFrom16(b)
 }
 
+// nat64Local returns a inside a /96 of the local-use NAT64 prefix.
+func nat64Local(a netip.Addr) netip.Addr {
+	b := netip.MustParseAddr("64:ff9b:1:5ee::").As16()
+	copy(b[12:], a.AsSlice())
+	return netip.AddrFrom16(b)
+}
+
 // sixToFour returns the 6to4 address of a, with subnet and interface 0.
 func sixToFour(a netip.Addr) netip.Addr {
 	var b [16]byte
@@ -345,6 +368,12 @@ func TestEmbeddingsFollowTheirIPv4(t *testing.T) {
 				t.Errorf("ClassifyAddr(%v).Public = %v, want %v as for %v", e, got, want, a)
 			}
 		}
+		// In the local-use prefix, x.0.0.0 also reads as 0.0.0.x in the
+		// /64 format, which is refused.
+		b := a.As4()
+		if got, want := ClassifyAddr(nat64Local(a)).Public, want && b[1]|b[2]|b[3] != 0; got != want {
+			t.Errorf("ClassifyAddr(%v).Public = %v, want %v as for %v", nat64Local(a), got, want, a)
+		}
 	}
 }
 
@@ -358,7 +387,7 @@ func TestEmbeddingsOfRefusedIPv4RowsAreRefused(t *testing.T) {
 			if want.Public {
 				t.Fatalf("ClassifyAddr(%v) = %+v, want refused (row %v)", a, want, rw.prefix)
 			}
-			for _, e := range []netip.Addr{nat64(a), sixToFour(a)} {
+			for _, e := range []netip.Addr{nat64(a), nat64Local(a), sixToFour(a)} {
 				if got := ClassifyAddr(e); got != want {
 					t.Errorf("ClassifyAddr(%v) = %+v, want %+v (embeds %v)", e, got, want, a)
 				}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/httptrace"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,6 +33,9 @@ type exchange struct {
 	end     contract.End
 	limit   int64 // body limit, after decompression
 	cancel  context.CancelFunc
+	// upstream is the connection the request was sent on, when it is
+	// one whose response headers the egress reads as sent (see hopConn).
+	upstream *hopConn
 }
 
 func (p *Proxy) begin(r *http.Request) *exchange {
@@ -81,6 +85,7 @@ func (p *Proxy) onRequest(r *http.Request, pctx *goproxy.ProxyCtx) (*http.Reques
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), deadline)
 	x.cancel = cancel
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: x.gotConn})
 	x.host = t.Host.String()
 	return out.WithContext(ctx), nil
 }
@@ -176,29 +181,11 @@ func (p *Proxy) onResponse(resp *http.Response, pctx *goproxy.ProxyCtx) *http.Re
 		return resp // the egress's own refusal, made in onRequest
 	}
 	x.status = resp.StatusCode
-	sanitize(resp.Header)
+	sanitize(resp.Header, x.upstream.connection())
 	resp.Header.Set(contract.HeaderVersion, versionString)
 	resp.Trailer = http.Header{contract.TrailerEnd: nil}
 	resp.Body = p.meter(resp, x)
 	return resp
-}
-
-// hopHeaders are removed from every forwarded response, with every
-// contract header an upstream server may have sent to forge one.
-var hopHeaders = []string{
-	"Connection", "Keep-Alive", "Proxy-Authenticate", "Proxy-Connection",
-	"Te", "Trailer", "Transfer-Encoding", "Upgrade", "Alt-Svc",
-}
-
-func sanitize(h http.Header) {
-	for _, k := range hopHeaders {
-		h.Del(k)
-	}
-	for k := range h {
-		if strings.HasPrefix(k, contract.HeaderPrefix) {
-			delete(h, k)
-		}
-	}
 }
 
 // refusal builds the egress's own answer for reason and records it.

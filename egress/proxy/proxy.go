@@ -102,8 +102,8 @@ func (p *Proxy) transport(profile contract.Profile, engine string, upstreamOK bo
 	d.Resolver, d.Policy, d.Profile, d.Engine = p.opts.Resolver, p.opts.Policy, profile, engine
 	tr := &http.Transport{
 		Proxy:                  nil, // environment proxies are ignored
-		DialContext:            d.DialContext,
-		DialTLSContext:         d.DialTLSContext,
+		DialContext:            hopDial(d.DialContext),
+		DialTLSContext:         hopDial(d.DialTLSContext),
 		TLSNextProto:           map[string]func(string, *tls.Conn) http.RoundTripper{}, // HTTP/1.1 only,
 		MaxIdleConns:           64,
 		MaxIdleConnsPerHost:    8,
@@ -113,6 +113,10 @@ func (p *Proxy) transport(profile contract.Profile, engine string, upstreamOK bo
 		DisableCompression:     false, // gzip is asked for and decoded here, counted after decoding
 	}
 	if p.opts.Upstream != nil && upstreamOK {
+		// Through the upstream proxy, the transport makes the TLS
+		// connection itself, so no hopConn sees the response's header
+		// block: sanitize reads the Connection values the transport
+		// keeps.
 		pd := d
 		pd.NoPolicy = true
 		tr.Proxy = http.ProxyURL(p.opts.Upstream)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -311,24 +312,64 @@ func TestTheEngineProfileReachesOnlyItsEndpoint(t *testing.T) {
 	e := newEnv(t, envOptions{roots: pool, routes: map[string]string{"10.0.0.7:443": hostPort(up)},
 		policy: policy.Config{Engines: map[string][]policy.Endpoint{"ex": {ex}, "strict": {strict}}}})
 	e.dns.Set(t, "example.com. 60 IN A 10.0.0.7")
-	for _, tc := range []struct {
-		name    string
-		url     string
-		cr      contract.Request
-		status  int
-		refusal contract.Reason
-	}{
+	checkAnswers(t, e, []answerCase{
 		{"an engine endpoint on a private address", "https://example.com/search", contract.Request{Profile: contract.ProfileEngine, Engine: "ex"}, 200, ""},
 		{"the same URL by the agent profile", "https://example.com/search", contract.Request{}, 502, contract.ReasonNetwork},
 		{"a public-only endpoint on a private address", "https://example.com/strict/x", contract.Request{Profile: contract.ProfileEngine, Engine: "strict"}, 502, contract.ReasonNetwork},
 		{"another host for the engine", "https://other.test/search", contract.Request{Profile: contract.ProfileEngine, Engine: "ex"}, 403, contract.ReasonEngine},
-	} {
+	})
+}
+
+// answerCase is one GET through the egress and the answer expected.
+type answerCase struct {
+	name    string
+	url     string
+	cr      contract.Request
+	status  int
+	refusal contract.Reason
+}
+
+// checkAnswers sends each case's GET through e and compares the status
+// and refusal of its answer.
+func checkAnswers(t *testing.T, e *env, cases []answerCase) {
+	t.Helper()
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			r := e.do("GET", tc.url, tc.cr)
 			if r.status != tc.status || r.refusal != tc.refusal {
 				t.Errorf("got %d %q, want %d %q", r.status, r.refusal, tc.status, tc.refusal)
 			}
 		})
+	}
+}
+
+// TestAnEngineEndpointOpensNothingToTheAgent is the attack of an operator
+// who wrote a SearXNG endpoint on a loopback port (and, as the docs once
+// said, an allow rule for it, which let web_fetch read the instance): with
+// no allow rule, the engine reaches its endpoint, and an agent request to
+// the same host and port is refused before anything is dialled.
+func TestAnEngineEndpointOpensNothingToTheAgent(t *testing.T) {
+	var paths syncBuffer
+	searx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintln(&paths, r.URL.Path)
+		hello(w, r)
+	}))
+	t.Cleanup(searx.Close)
+	ep, err := policy.ParseEndpoint(searx.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, envOptions{policy: policy.Config{AllowHTTP: true, Engines: map[string][]policy.Endpoint{"searx": {ep}}}})
+	e.dns.Set(t, "searx.test. 60 IN A 127.0.0.1")
+	_, port, _ := net.SplitHostPort(hostPort(searx))
+	checkAnswers(t, e, []answerCase{
+		{"the engine reaches its endpoint", searx.URL + "/search", contract.Request{Profile: contract.ProfileEngine, Engine: "searx"}, 200, ""},
+		{"the agent is refused the endpoint's host and port", searx.URL + "/admin", contract.Request{}, 403, contract.ReasonPort},
+		{"the agent is refused the endpoint's port by another name", "http://searx.test:" + port + "/admin", contract.Request{}, 403, contract.ReasonPort},
+		{"another engine is refused the endpoint", searx.URL + "/admin", contract.Request{Profile: contract.ProfileEngine, Engine: "other"}, 403, contract.ReasonEngine},
+	})
+	if got := paths.String(); got != "/search\n" {
+		t.Errorf("the instance was asked for %q, want only the engine's /search", got)
 	}
 }
 
@@ -447,6 +488,90 @@ func TestUpstreamCannotForgeContractHeaders(t *testing.T) {
 	r := e.do("GET", "https://example.com/", contract.Request{MaxBytes: 100})
 	if r.refusal != "" || r.end != contract.EndTooLarge || len(r.body) != 100 {
 		t.Fatalf("got refusal %q end %q %d bytes, want a forwarded answer ending too_large after 100 bytes", r.refusal, r.end, len(r.body))
+	}
+}
+
+// TestHeadersTheUpstreamNamesInConnectionAreNotForwarded: a header an
+// upstream names in its own Connection header is hop-by-hop (RFC 9110
+// 7.6.1) and was forwarded to the front; it is now removed, whatever the
+// token list's spacing and case and however many Connection headers carry
+// it, with the standard hop-by-hop headers. Other headers pass.
+func TestHeadersTheUpstreamNamesInConnectionAreNotForwarded(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		connection []string
+		sent       []string // headers the upstream sends, each with value "1"
+		gone       []string
+	}{
+		{"one header named after close", []string{"close, X-Secret-Hop"}, []string{"X-Secret-Hop"}, []string{"X-Secret-Hop"}},
+		{"odd spacing and case", []string{"  x-SECRET-hop ,,\tX-Other-Hop  ,close"}, []string{"X-Secret-Hop", "X-Other-Hop"}, []string{"X-Secret-Hop", "X-Other-Hop"}},
+		{"several Connection headers", []string{"X-Secret-Hop", "x-other-hop, Keep-Alive"}, []string{"X-Secret-Hop", "X-Other-Hop", "Keep-Alive"}, []string{"X-Secret-Hop", "X-Other-Hop", "Keep-Alive"}},
+		{"a named end-to-end header is hop-by-hop too", []string{"Cache-Control"}, []string{"Cache-Control"}, []string{"Cache-Control"}},
+		{"the standard hop-by-hop headers without Connection", nil, []string{"Keep-Alive", "Proxy-Authenticate", "Proxy-Connection", "Upgrade", "Alt-Svc"}, []string{"Keep-Alive", "Proxy-Authenticate", "Proxy-Connection", "Upgrade", "Alt-Svc"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			up := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header()["Connection"] = tc.connection
+				for _, k := range append(tc.sent, "X-Kept") {
+					w.Header().Set(k, "1")
+				}
+				hello(w, r)
+			})
+			e := publicEnv(t, up, envOptions{})
+			r := e.do("GET", "https://example.com/", contract.Request{})
+			if r.status != 200 || string(r.body) != "hello" {
+				t.Fatalf("got %d %q %q, want 200 hello", r.status, r.refusal, r.body)
+			}
+			for _, k := range append(tc.gone, "Connection") {
+				if v, ok := r.header[http.CanonicalHeaderKey(k)]; ok {
+					t.Errorf("%s reached the front: %q", k, v)
+				}
+			}
+			if r.header.Get("X-Kept") != "1" {
+				t.Errorf("X-Kept, named by no Connection header, was dropped: %v", r.header)
+			}
+		})
+	}
+}
+
+// TestConnectionNamesAreReadPerResponse: each response's own Connection
+// header decides, read past an interim 103 response and afresh on a
+// pooled connection, and a later connection starts clean.
+func TestConnectionNamesAreReadPerResponse(t *testing.T) {
+	up := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Secret-Hop", "1")
+		switch r.URL.Path {
+		case "/interim":
+			w.Header().Set("Link", "</a.css>; rel=preload")
+			w.WriteHeader(http.StatusEarlyHints)
+			w.Header().Set("Connection", "close, X-Secret-Hop")
+		case "/close":
+			w.Header().Set("Connection", "close, X-Secret-Hop")
+		}
+		hello(w, r)
+	})
+	e := publicEnv(t, up, envOptions{})
+	for _, tc := range []struct {
+		path  string
+		kept  bool // X-Secret-Hop reaches the front
+		dials int  // connections dialled so far
+	}{
+		{"/plain", true, 1},
+		{"/interim", false, 1},
+		{"/plain", true, 2},
+		{"/close", false, 2},
+		{"/plain", true, 3},
+	} {
+		r := e.do("GET", "https://example.com"+tc.path, contract.Request{})
+		if r.status != 200 || string(r.body) != "hello" {
+			t.Fatalf("%s: got %d %q %q, want 200 hello", tc.path, r.status, r.refusal, r.body)
+		}
+		if kept := r.header.Get("X-Secret-Hop") == "1"; kept != tc.kept {
+			t.Errorf("%s: X-Secret-Hop forwarded %v, want %v", tc.path, kept, tc.kept)
+		}
+		if got := len(e.dials()); got != tc.dials {
+			t.Errorf("%s: %d connections dialled, want %d", tc.path, got, tc.dials)
+		}
 	}
 }
 

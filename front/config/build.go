@@ -54,7 +54,7 @@ func build(f file, order []string, env func(string) string) (Config, []error) {
 		p.add("cache.ttl_s", "want 1 to %d, got %d", int64(MaxCacheTTL/time.Second), f.Cache.TTLS)
 	}
 	c.Scraping = f.Scraping.Enabled
-	c.Engines = p.engines(f.Engines, order, c.Egress.Allow, env)
+	c.Engines = p.engines(f.Engines, order, env)
 	for _, e := range c.Engines {
 		if t, _ := LookupType(e.Type); t.Scraping && !c.Scraping {
 			p.add("engines."+e.ID+".type", "%s is a scraping driver: it is refused unless [scraping] enabled = true", e.Type)

@@ -269,11 +269,9 @@ func TestParseRefuses(t *testing.T) {
 		{"a key for searxng", "config_version = 1\n[engines.s]\ntype = \"searxng\"\nendpoint = \"https://searx.example.org\"\napi_key_file = \"/k\"", "engines.s", "type searxng takes no key"},
 		{"a searxng engine without an endpoint", "config_version = 1\n[engines.s]\ntype = \"searxng\"", "engines.s.endpoint", "required for type searxng"},
 		{"a disabled searxng engine without an endpoint", "config_version = 1\n[engines.s]\ntype = \"searxng\"\nenabled = false", "engines.s.endpoint", "required for type searxng"},
-		{"a searxng endpoint on port 8888 without an allow rule", "config_version = 1\n[engines.s]\ntype = \"searxng\"\nendpoint = \"http://127.0.0.1:8888\"", "engines.s.endpoint", `allow = ["127.0.0.1:8888"]`},
 		{"an endpoint of another scheme", "config_version = 1\n[engines.w]\ntype = \"wikipedia\"\nendpoint = \"ftp://x.test\"", "engines.w.endpoint", "scheme"},
 		{"an endpoint with user info", "config_version = 1\n[engines.w]\ntype = \"wikipedia\"\nendpoint = \"https://u:p@x.test\"", "engines.w.endpoint", "user info"},
 		{"an endpoint with a query", "config_version = 1\n[engines.w]\ntype = \"wikipedia\"\nendpoint = \"https://x.test/?key=1\"", "engines.w.endpoint", "query"},
-		{"an endpoint on port 8080 without an allow rule", "config_version = 1\n[engines.w]\ntype = \"wikipedia\"\nendpoint = \"http://127.0.0.1:8080/wiki\"", "engines.w.endpoint", `allow = ["127.0.0.1:8080"]`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse([]byte(tc.toml), noEnv)

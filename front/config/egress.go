@@ -47,7 +47,10 @@ type egressEngineTable struct {
 // rules and CA file, the log level, and one [engines.<id>] per active
 // engine. An engine's endpoints are its configured endpoint, or the
 // type's own (Type.DefaultEndpoints for the search languages) with
-// public_only = true.
+// public_only = true. The allow rules are the operator's, as written: no
+// rule is derived from an endpoint, since the egress admits an endpoint
+// for its engine alone, and an allow rule would open its host and port
+// to web_fetch too.
 func (c Config) EgressTOML(socket string) ([]byte, error) {
 	if socket == "" {
 		return nil, errors.New("config: egress socket: empty path")

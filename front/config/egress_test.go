@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"net/netip"
 	"reflect"
 	"slices"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	egressconfig "github.com/rypsok/rypsok/egress/config"
 	"github.com/rypsok/rypsok/egress/policy"
+	"github.com/rypsok/rypsok/shared/contract"
 )
 
 const testSocket = "/tmp/rypsok-test/egress.sock"
@@ -53,20 +55,28 @@ func TestEgressTOMLRoundTrip(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			data, err := tc.cfg.EgressTOML(testSocket)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := egressconfig.Parse(data)
-			if err != nil {
-				t.Fatalf("the egress refuses it: %v\n%s", err, data)
-			}
+			got, data := egressOf(t, tc.cfg)
 			checkEgressConfig(t, got, tc.cfg, tc.engines)
 			if t.Failed() {
 				t.Logf("\n%s", data)
 			}
 		})
 	}
+}
+
+// egressOf returns the egress configuration c writes, as the egress
+// reads it, and the file itself.
+func egressOf(t *testing.T, c Config) (egressconfig.Config, []byte) {
+	t.Helper()
+	data, err := c.EgressTOML(testSocket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := egressconfig.Parse(data)
+	if err != nil {
+		t.Fatalf("the egress refuses it: %v\n%s", err, data)
+	}
+	return got, data
 }
 
 func checkEgressConfig(t *testing.T, got egressconfig.Config, c Config, engines map[string][]policy.Endpoint) {
@@ -110,11 +120,11 @@ func languages(t *testing.T, langs ...string) Config {
 	return c
 }
 
-// searxng is a configuration of one SearXNG instance on loopback, its
-// port admitted by an allow rule.
+// searxng is a configuration of one SearXNG instance on loopback, on a
+// port outside LIM-F8 and without an allow rule.
 func searxng(t *testing.T) Config {
 	t.Helper()
-	c, err := Parse([]byte(minimal+"[egress]\nallow = [\"127.0.0.1:8888\"]\n[engines.searx]\ntype = \"searxng\"\nendpoint = \"http://127.0.0.1:8888/searxng\"\n"), noEnv)
+	c, err := Parse([]byte(minimal+"[engines.searx]\ntype = \"searxng\"\nendpoint = \"http://127.0.0.1:8888/searxng\"\n"), noEnv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,5 +155,65 @@ func TestEgressTOMLOmitsWhatIsUnset(t *testing.T) {
 	}
 	if _, err := Default(noEnv).EgressTOML(""); err == nil {
 		t.Error("EgressTOML with no socket: got no error")
+	}
+}
+
+// TestAnEndpointNeedsNoAllowRuleAndAdmitsNoAgent is the attack of an
+// operator told to write `allow = ["127.0.0.1:8888"]` for a SearXNG
+// endpoint: that rule let web_fetch read the same host and port. An
+// endpoint on any port and at any address is now accepted without an
+// allow rule; the egress configuration written from it holds exactly the
+// operator's allow rules; and the policy the egress builds from that file
+// admits the engine's request while refusing an agent request to the
+// endpoint's host and port.
+func TestAnEndpointNeedsNoAllowRuleAndAdmitsNoAgent(t *testing.T) {
+	for _, tc := range []struct {
+		name, endpoint, egress string
+		resolves               string // the address an endpoint's name resolves to
+		wantAllow              []string
+		agent                  contract.Reason
+	}{
+		{"a SearXNG on a loopback port", "http://127.0.0.1:8888", "", "", nil, contract.ReasonScheme},
+		{"a SearXNG on a loopback port with http allowed", "http://127.0.0.1:8888", "allow_http = true", "", nil, contract.ReasonPort},
+		{"a private address on 9443", "https://10.0.0.1:9443/searx", "", "", nil, contract.ReasonPort},
+		{"a private address on 443", "https://10.0.0.1/searx", "", "", nil, contract.ReasonAddress},
+		{"IPv6 loopback on 8080", "http://[::1]:8080", "allow_http = true", "", nil, contract.ReasonPort},
+		{"https on port 80", "https://search.corp:80", "", "10.0.0.2", nil, contract.ReasonPort},
+		{"a name on 8443", "https://search.corp:8443", "", "10.0.0.2", nil, contract.ReasonPort},
+		{"a name on 443 resolving to a private address", "https://search.corp", "", "10.0.0.2", nil, contract.ReasonAddress},
+		{"the operator's own rule for another host is kept, nothing added", "http://127.0.0.1:8888", "allow_http = true\nallow = [\"intranet.example\"]", "", []string{"intranet.example"}, contract.ReasonPort},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Parse([]byte(minimal+"[egress]\n"+tc.egress+"\n[engines.searx]\ntype = \"searxng\"\nendpoint = \""+tc.endpoint+"\"\n"), noEnv)
+			if err != nil {
+				t.Fatalf("rypsok refuses the endpoint without an allow rule: %v", err)
+			}
+			got, data := egressOf(t, c)
+			wantAllow, _ := policy.ParseRules(tc.wantAllow)
+			if !slices.Equal(got.Policy.Allow, wantAllow) {
+				t.Errorf("egress allow rules: got %v, want %v\n%s", got.Policy.Allow, wantAllow, data)
+			}
+			p := policy.New(got.Policy)
+			ep := *c.Engines[0].Endpoint
+			addr := ep.Host.Addr
+			if !ep.Host.IsAddr() {
+				addr = netip.MustParseAddr(tc.resolves)
+			}
+			search := policy.Target{Profile: contract.ProfileEngine, Engine: "searx", Method: "GET", Scheme: ep.Scheme, Host: ep.Host, Port: ep.Port, Path: ep.PathPrefix + "/search"}
+			if d := p.CheckRequest(search); !d.Allow {
+				t.Errorf("the engine's request: got %+v, want it admitted", d)
+			}
+			if d := p.CheckAddr(search, addr); !d.Allow {
+				t.Errorf("the engine's address %v: got %+v, want it admitted", addr, d)
+			}
+			fetch := policy.Target{Profile: contract.ProfileAgent, Method: "GET", Scheme: ep.Scheme, Host: ep.Host, Port: ep.Port, Path: "/admin"}
+			d := p.CheckRequest(fetch)
+			if d.Allow {
+				d = p.CheckAddr(fetch, addr)
+			}
+			if d.Allow || d.Reason != tc.agent {
+				t.Errorf("an agent request to the endpoint's host and port: got %+v, want refused %s", d, tc.agent)
+			}
+		})
 	}
 }

@@ -3,7 +3,6 @@ package config
 import (
 	"fmt"
 	"io"
-	"net/netip"
 	"net/url"
 	"os"
 	"slices"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/rypsok/rypsok/egress/policy"
 	"github.com/rypsok/rypsok/shared/contract"
-	"github.com/rypsok/rypsok/shared/limits"
 )
 
 // maxWeight is the highest rank-fusion weight of an engine.
@@ -97,7 +95,7 @@ func (e Engine) String() string { return fmt.Sprint(e) }
 
 // engines builds the engines in file order; a file without engines gets
 // defaultEngines.
-func (p *problems) engines(fs map[string]engineFile, order []string, allow policy.Rules, env func(string) string) []Engine {
+func (p *problems) engines(fs map[string]engineFile, order []string, env func(string) string) []Engine {
 	if len(fs) == 0 {
 		fs, order = map[string]engineFile{}, nil
 		for _, d := range defaultEngines {
@@ -107,7 +105,7 @@ func (p *problems) engines(fs map[string]engineFile, order []string, allow polic
 	}
 	var out []Engine
 	for _, id := range orderedIDs(fs, order) {
-		out = append(out, p.engine(id, fs[id], allow, env))
+		out = append(out, p.engine(id, fs[id], env))
 	}
 	return out
 }
@@ -130,9 +128,8 @@ func orderedIDs(fs map[string]engineFile, order []string) []string {
 	return append(ids, rest...)
 }
 
-// engine builds the engine id from its table; allow are the [egress]
-// allow rules, which admit an endpoint's port.
-func (p *problems) engine(id string, f engineFile, allow policy.Rules, env func(string) string) Engine {
+// engine builds the engine id from its table.
+func (p *problems) engine(id string, f engineFile, env func(string) string) Engine {
 	field := "engines." + id
 	if !contract.ValidEngineID(id) {
 		p.add(field, "an engine id is 1 to 64 lower-case ASCII letters, digits, '-' or '_', starting with a letter")
@@ -152,7 +149,7 @@ func (p *problems) engine(id string, f engineFile, allow policy.Rules, env func(
 	e.KeyEnv, e.KeyFile = p.keySource(field, f, t)
 	switch {
 	case f.Endpoint != "":
-		e.Endpoint, e.EndpointRaw = p.endpoint(field+".endpoint", f.Endpoint, allow), f.Endpoint
+		e.Endpoint, e.EndpointRaw = p.endpoint(field+".endpoint", f.Endpoint), f.Endpoint
 	case t.EndpointRequired:
 		p.add(field+".endpoint", "required for type %s: the URL of the operator's own instance, such as \"https://searx.example.org\"", t.Name)
 	}
@@ -213,11 +210,15 @@ func (p *problems) keySource(field string, f engineFile, t Type) (keyEnv, keyFil
 	return f.APIKeyEnv, f.APIKeyFile
 }
 
-// endpoint parses an engine endpoint. A port other than the scheme's own
-// (LIM-F8) must be admitted by an [egress] allow rule on the endpoint's
-// host and port. User info and queries are refused without quoting the
-// endpoint, as they may hold a credential.
-func (p *problems) endpoint(field, raw string, allow policy.Rules) *policy.Endpoint {
+// endpoint parses an engine endpoint. The endpoint is reachable on
+// whatever port and at whatever address it names, and by its engine
+// only: the egress's engine profile admits it on its own, so it needs no
+// [egress] allow rule, and none is derived from it. Allow rules admit
+// agent traffic (web_fetch, robots.txt); one written for an endpoint
+// would open that host and port to web_fetch as well. User info and
+// queries are refused without quoting the endpoint, as they may hold a
+// credential.
+func (p *problems) endpoint(field, raw string) *policy.Endpoint {
 	if u, err := url.Parse(raw); err == nil && u.User != nil {
 		p.add(field, "holds user info: "+msgInlineSecret)
 		return nil
@@ -231,35 +232,7 @@ func (p *problems) endpoint(field, raw string, allow policy.Rules) *policy.Endpo
 		p.add(field, "%v", err)
 		return nil
 	}
-	if ep.Port != schemePort(ep.Scheme) && !admits(allow, ep) {
-		p.add(field, "port %d is outside LIM-F8 (%d for https, %d for http): add an [egress] allow rule for its host and port, such as allow = [%q]",
-			ep.Port, limits.F8PortHTTPS, limits.F8PortHTTP, hostPort(ep))
-	}
 	return &ep
-}
-
-// schemePort returns the port a URL of scheme means without one.
-func schemePort(scheme string) uint16 {
-	if scheme == "http" {
-		return limits.F8PortHTTP
-	}
-	return limits.F8PortHTTPS
-}
-
-// admits reports whether an allow rule matches ep's host and port.
-func admits(allow policy.Rules, ep policy.Endpoint) bool {
-	if ep.Host.IsAddr() {
-		return allow.MatchAddr(ep.Host.Addr, ep.Port)
-	}
-	return allow.MatchName(ep.Host.Name, ep.Port)
-}
-
-// hostPort returns ep's host and port as an allow rule writes them.
-func hostPort(ep policy.Endpoint) string {
-	if ep.Host.IsAddr() {
-		return netip.AddrPortFrom(ep.Host.Addr, ep.Port).String()
-	}
-	return fmt.Sprintf("%s:%d", ep.Host.Name, ep.Port)
 }
 
 // state decides an engine's state, reading the credential of an enabled

@@ -170,38 +170,6 @@ func TestCredentialNeverPrinted(t *testing.T) {
 	}
 }
 
-func TestPortRule(t *testing.T) {
-	const engine = "[engines.w]\ntype = \"wikipedia\"\nendpoint = %q\n"
-	for _, tc := range []struct {
-		name, endpoint, allow string
-		wantOK                bool
-	}{
-		{"port 8080 without allow rule", "http://127.0.0.1:8080/wiki", `[]`, false},
-		{"port 8080 with an address:port rule", "http://127.0.0.1:8080/wiki", `["127.0.0.1:8080"]`, true},
-		{"port 8080 with an address rule", "http://127.0.0.1:8080/wiki", `["127.0.0.1"]`, true},
-		{"port 8080 with a prefix rule", "http://127.0.0.1:8080/wiki", `["127.0.0.0/8"]`, true},
-		{"port 8080 with a rule on another port", "http://127.0.0.1:8080/wiki", `["127.0.0.1:9090"]`, false},
-		{"a name on 8443 with a name:port rule", "https://search.corp:8443", `["search.corp:8443"]`, true},
-		{"a name on 8443 with a wildcard rule", "https://search.corp:8443", `["*.corp"]`, true},
-		{"a name on 8443 with a rule on another name", "https://search.corp:8443", `["other.corp"]`, false},
-		{"an IPv6 literal on 8080 with a rule", "http://[::1]:8080", `["[::1]:8080"]`, true},
-		{"https on port 80 without allow rule", "https://wiki.corp:80", `[]`, false},
-		{"http on port 80 without allow rule", "http://wiki.corp", `[]`, true},
-		{"https on port 443 without allow rule", "https://10.0.0.1:443/w", `[]`, true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			doc := minimal + "[egress]\nallow = " + tc.allow + "\n" + fmt.Sprintf(engine, tc.endpoint)
-			_, err := Parse([]byte(doc), noEnv)
-			if gotOK := err == nil; gotOK != tc.wantOK {
-				t.Errorf("got %v, want accepted %v", err, tc.wantOK)
-			}
-			if err != nil && !hasField(err, "engines.w.endpoint", "add an [egress] allow rule") {
-				t.Errorf("got %v, want engines.w.endpoint naming the allow rule to add", err)
-			}
-		})
-	}
-}
-
 func TestNoEnginesInAFileMeansTheDefaultSet(t *testing.T) {
 	c, err := Parse([]byte(minimal+"[search]\nlanguages = [\"ja\"]\n"), noEnv)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	egressconfig "github.com/rypsok/rypsok/egress/config"
 	"github.com/rypsok/rypsok/egress/policy"
 )
 
@@ -90,14 +89,7 @@ func TestDuckDuckGoEngine(t *testing.T) {
 	if e.State != EngineActive || e.Credential != "" || e.Endpoint != nil || !slices.Equal(e.Categories, []string{"general"}) {
 		t.Errorf("got %+v, want an active keyless general engine at the type's endpoint", e)
 	}
-	data, err := c.EgressTOML(testSocket)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := egressconfig.Parse(data)
-	if err != nil {
-		t.Fatalf("the egress refuses it: %v\n%s", err, data)
-	}
+	got, _ := egressOf(t, c)
 	checkEgressConfig(t, got, c, map[string][]policy.Endpoint{"ddg": {public("https://html.duckduckgo.com")}})
 
 	_, err = Parse([]byte(minimal+ddgEngine), noEnv)

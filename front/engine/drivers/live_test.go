@@ -17,7 +17,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -103,19 +102,12 @@ func TestLiveMarginalia(t *testing.T) {
 	t.Errorf("no decoded http(s) result among %d results: %+v", len(res), res)
 }
 
-// searxngConfig parses a configuration of one SearXNG engine at endpoint,
-// with an [egress] allow rule for its port when that is outside LIM-F8.
+// searxngConfig parses a configuration of one SearXNG engine at endpoint.
+// It needs no [egress] allow rule on any port: the engine profile admits
+// the endpoint on its own.
 func searxngConfig(t *testing.T, endpoint string) config.Config {
 	t.Helper()
-	u, err := url.Parse(endpoint)
-	if err != nil {
-		t.Fatalf("SEARXNG_URL: %v", err)
-	}
-	file := "config_version = 1\n"
-	if p := u.Port(); p != "" && p != "80" && p != "443" {
-		file += fmt.Sprintf("[egress]\nallow = [%q]\n", u.Host)
-	}
-	file += fmt.Sprintf("[engines.searxng]\ntype = \"searxng\"\nendpoint = %q\n", endpoint)
+	file := fmt.Sprintf("config_version = 1\n[engines.searxng]\ntype = \"searxng\"\nendpoint = %q\n", endpoint)
 	cfg, err := config.Parse([]byte(file), os.Getenv)
 	if err != nil {
 		t.Fatalf("SEARXNG_URL: %v", err)
