@@ -43,7 +43,8 @@
 //     and short linked calls to action anywhere, and the navigation, calls
 //     to action and datelines at the content's ends (prune.go). When the
 //     content is still shorter than minChars and the page's JSON-LD has a
-//     much longer articleBody, that text is the content (jsonld.go).
+//     much longer articleBody that the page shows, that text is the
+//     content (jsonld.go).
 //     Make links and images absolute against the page URL or its <base
 //     href>; drop links whose scheme is not http, https, mailto or ftp.
 //  6. Put a drop cap set apart before the first paragraph back into its
@@ -132,6 +133,7 @@ func HTML(doc string, base *url.URL) (Result, error) {
 		body = root
 	}
 	pageText := visibleLen(body)
+	ld = shownLD(ld, body)
 	if pageText == 0 {
 		if !useLD(ld, 0) {
 			return Result{}, ErrNothing
