@@ -29,14 +29,16 @@ import (
 //     size relative to the parent's (em, %) stays at zero, as it renders.
 
 // inherited is what an element passes down of the two hiding properties
-// a child can set back: its computed font size and its visibility.
+// a child can set back: its computed font size and its visibility, and
+// the root's font size, which rem refers to.
 type inherited struct {
-	fontPx    float64
-	invisible bool
+	fontPx, remPx float64
+	invisible     bool
 }
 
-// child is what an element with style s passes to its children.
-func (in inherited) child(s *style) inherited {
+// child is what an element with style s passes to its children; root
+// reports that the element is <html>.
+func (in inherited) child(s *style, root bool) inherited {
 	switch s.visibility {
 	case "visible", "initial":
 		in.invisible = false
@@ -44,7 +46,10 @@ func (in inherited) child(s *style) inherited {
 		in.invisible = true
 	}
 	if s.fontSize != "" {
-		in.fontPx, _ = fontSizePx(s.fontSize, in.fontPx)
+		in.fontPx, _ = fontSizePx(s.fontSize, in.fontPx, in.remPx)
+		if root {
+			in.remPx = in.fontPx
+		}
 	}
 	return in
 }
@@ -57,7 +62,7 @@ func (in inherited) hidesText() bool {
 // removeHidden removes hidden and non-rendered nodes, except in <head>,
 // whose <title> and metadata readability reads.
 func removeHidden(root *html.Node) {
-	removeHiddenIn(root, inherited{fontPx: defaultFontPx})
+	removeHiddenIn(root, inherited{fontPx: defaultFontPx, remPx: defaultFontPx})
 }
 
 // removeHiddenIn removes the hidden nodes under n, whose children inherit
@@ -83,7 +88,7 @@ func removeHiddenIn(n *html.Node, in inherited) {
 				break
 			}
 			settle(c)
-			cin := in.child(&s)
+			cin := in.child(&s, c.DataAtom == atom.Html)
 			removeHiddenIn(c, cin)
 			if cin.invisible && blank(c) {
 				// nothing in it set visibility back: an invisible image,

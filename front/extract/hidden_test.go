@@ -91,6 +91,17 @@ func TestHiddenForms(t *testing.T) {
 	}
 }
 
+// TestHiddenRemOfZeroRoot: rem refers to the root's font size, so a
+// root of size 0 makes 1rem nothing, while a size in pixels is seen.
+func TestHiddenRemOfZeroRoot(t *testing.T) {
+	doc := strings.Replace(page(`<p style="font-size:1rem">SECRET1 text</p>`), "<html>", `<html style="font-size:0">`, 1)
+	doc = strings.Replace(doc, "<body>", `<body style="font-size:16px">`, 1)
+	r := mustHTML(t, doc, "https://example.org/a")
+	if strings.Contains(r.Markdown, "SECRET1") || !strings.Contains(r.Markdown, "real article text") {
+		t.Errorf("want the article without SECRET1:\n%s", r.Markdown)
+	}
+}
+
 // TestHiddenLookAlikes: styles that look like hiding but leave the text
 // on screen keep it.
 func TestHiddenLookAlikes(t *testing.T) {

@@ -111,7 +111,7 @@ func (s *style) set(prop, v string) {
 	case "opacity":
 		setOpacity(&s.opacity, v)
 	case "font-size":
-		if _, ok := fontSizePx(v, defaultFontPx); ok {
+		if _, ok := fontSizePx(v, defaultFontPx, defaultFontPx); ok {
 			s.fontSize = v
 		}
 	case "position":
@@ -327,9 +327,10 @@ func (s *style) setOverflow(prop, v string) {
 }
 
 // fontSizePx is the font size v gives, in CSS pixels, inside a parent
-// whose font size is parent; ok is false for a value a browser rejects.
-// A function counts as the default size.
-func fontSizePx(v string, parent float64) (float64, bool) {
+// whose font size is parent in a document whose root font size is rem;
+// ok is false for a value a browser rejects. A function counts as the
+// default size.
+func fontSizePx(v string, parent, rem float64) (float64, bool) {
 	switch v {
 	case "xx-small":
 		return 9, true
@@ -366,6 +367,8 @@ func fontSizePx(v string, parent float64) (float64, bool) {
 		return n * parent, true
 	case unit == "ex" || unit == "ch":
 		return n * parent / 2, true
+	case unit == "rem" || unit == "rlh":
+		return n * rem, true
 	}
 	return lengthPx(v)
 }
