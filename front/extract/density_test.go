@@ -189,31 +189,3 @@ func TestTextPrefixIndented(t *testing.T) {
 		t.Errorf("indented teaser not recognized; prefix %q", textPrefix(p, 120))
 	}
 }
-
-// TestJSONLDFallback checks that a page whose text is only in its JSON-LD
-// articleBody yields that text, and that a page with its own text does
-// not.
-func TestJSONLDFallback(t *testing.T) {
-	long := strings.Repeat(sentence, 8)
-	ld := `<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"NewsArticle","headline":"H","articleBody":"LD1 ` + long + `\n\nSecond paragraph of the story."}]}</script>`
-	cases := []struct {
-		name, doc string
-		want      bool
-	}{
-		{"script-rendered page", `<!doctype html><html><head><title>T</title>` + ld + `</head><body><div id="app">Loading…</div></body></html>`, true},
-		{"empty body", `<!doctype html><html><head><title>T</title>` + ld + `</head><body></body></html>`, true},
-		{"html in articleBody", `<!doctype html><html><head><title>T</title><script type="application/ld+json">{"@type":"NewsArticle","articleBody":"<p>LD1 ` + long + `</p><p>Second.</p>"}</script></head><body><p>Loading</p></body></html>`, true},
-		{"page with its text", `<!doctype html><html><head><title>T</title>` + ld + `</head><body><article><p>` + strings.Repeat(filler, 4) + `</p></article></body></html>`, false},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			r := mustHTML(t, tc.doc, "https://example.org/a")
-			if got := strings.Contains(r.Markdown, "LD1"); got != tc.want {
-				t.Errorf("articleBody used %v, want %v:\n%s", got, tc.want, r.Markdown)
-			}
-			if tc.want && (strings.Contains(r.Markdown, "<p>") || !strings.Contains(r.Markdown, "Second")) {
-				t.Errorf("articleBody not rendered as paragraphs:\n%s", r.Markdown)
-			}
-		})
-	}
-}

@@ -8,11 +8,16 @@
 //  1. Parse with golang.org/x/net/html, then bound the tree: subtrees
 //     deeper than maxDepth and every node after the first maxNodes are cut
 //     (Result.Partial).
-//  2. Remove what a browser does not render or the author hid (REQ-CTX-005):
-//     script, style, template, noscript, iframe, frame(set), object, embed,
-//     canvas, comments, closed dialogs, and any element with the hidden
-//     attribute, aria-hidden="true", or an inline style with display:none or
-//     visibility:hidden. (Form controls and svg are rendered, so they stay;
+//  2. Remove what a browser does not render or the author hid (REQ-CTX-005,
+//     hidden.go): script, style, template, noscript, iframe, frame(set),
+//     object, embed, canvas, comments, closed dialogs, the desc and title
+//     of SVG drawings, any element with the hidden attribute,
+//     aria-hidden="true", or an inline style that hides it as a browser
+//     reads the style (style.go: display:none, transparent, off the page,
+//     clipped, collapsed or scaled to nothing), and text that
+//     visibility:hidden or a font too small to see hides. The style
+//     attribute of what stays is taken off, so that readability does not
+//     judge it again. (Form controls and svg are rendered, so they stay;
 //     dropping them measured slightly worse. A fallback image marked
 //     aria-hidden, the picture of a formula whose MathML is hidden, is what
 //     the browser shows: it stays, as in Readability.js.)
@@ -38,7 +43,8 @@
 //     and short linked calls to action anywhere, and the navigation, calls
 //     to action and datelines at the content's ends (prune.go). When the
 //     content is still shorter than minChars and the page's JSON-LD has a
-//     much longer articleBody, that text is the content (jsonld.go).
+//     much longer articleBody that the page shows, that text is the
+//     content (jsonld.go).
 //     Make links and images absolute against the page URL or its <base
 //     href>; drop links whose scheme is not http, https, mailto or ftp.
 //  6. Put a drop cap set apart before the first paragraph back into its
@@ -110,7 +116,7 @@ func HTML(ctx context.Context, doc string, base *url.URL) (Result, error) {
 	}
 	res.Partial = cut
 	pageURL := effectiveBase(root, base)
-	title := collapse(textOf(find(root, atom.Title)))
+	title := collapse(textOf(docTitle(root)))
 	ld := ldArticleBody(root)
 	removeHidden(root)
 
@@ -119,6 +125,7 @@ func HTML(ctx context.Context, doc string, base *url.URL) (Result, error) {
 		body = root
 	}
 	pageText := visibleLen(body)
+	ld = shownLD(ld, body)
 	if pageText == 0 {
 		if !useLD(ld, 0) {
 			return Result{}, ErrNothing
@@ -352,92 +359,6 @@ var dropped = map[atom.Atom]bool{
 	atom.Script: true, atom.Style: true, atom.Template: true, atom.Noscript: true,
 	atom.Iframe: true, atom.Frame: true, atom.Frameset: true, atom.Object: true,
 	atom.Embed: true, atom.Canvas: true, atom.Link: true, atom.Meta: true,
-}
-
-var (
-	rxDisplayNone = lazyRegexp(`(?i)(?:^|;)\s*display\s*:\s*none\b`)
-	rxVisHidden   = lazyRegexp(`(?i)(?:^|;)\s*visibility\s*:\s*(?:hidden|collapse)\b`)
-)
-
-// hidden reports whether an element is hidden by its author or never
-// rendered.
-func hidden(n *html.Node) bool {
-	if n.Type != html.ElementNode {
-		return n.Type == html.CommentNode
-	}
-	if dropped[n.DataAtom] {
-		return true
-	}
-	if n.DataAtom == atom.Dialog {
-		if _, open := attr(n, "open"); !open {
-			return true
-		}
-	}
-	for _, a := range n.Attr {
-		switch a.Key {
-		case "hidden":
-			// hidden="until-found" is found by find-in-page: still content
-			if !strings.EqualFold(strings.TrimSpace(a.Val), "until-found") {
-				return true
-			}
-		case "aria-hidden":
-			if strings.EqualFold(strings.TrimSpace(a.Val), "true") && !fallbackImage(n) {
-				return true
-			}
-		case "style":
-			if rxDisplayNone.MatchString(a.Val) || rxVisHidden.MatchString(a.Val) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// fallbackImage reports whether n is an image a page shows in place of
-// content it hid from sight (Wikipedia's formulas: MathML hidden, a
-// picture of the formula marked aria-hidden for screen readers).
-// Readability.js keeps these; so does the extraction.
-func fallbackImage(n *html.Node) bool {
-	if n.DataAtom != atom.Img {
-		return false
-	}
-	c, _ := attr(n, "class")
-	return strings.Contains(c, "fallback-image")
-}
-
-// removeHidden removes hidden and non-rendered nodes (REQ-CTX-005), except
-// in <head>, whose <title> and metadata readability reads.
-func removeHidden(root *html.Node) {
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; {
-			next := c.NextSibling
-			if c.DataAtom == atom.Head && c.Type == html.ElementNode {
-				removeScriptsOnly(c)
-			} else if hidden(c) {
-				n.RemoveChild(c)
-			} else {
-				walk(c)
-			}
-			c = next
-		}
-	}
-	walk(root)
-}
-
-// removeScriptsOnly strips executable and style content from <head>,
-// keeping <title> and <meta> for the title and byline.
-func removeScriptsOnly(head *html.Node) {
-	for c := head.FirstChild; c != nil; {
-		next := c.NextSibling
-		if c.Type == html.ElementNode {
-			switch c.DataAtom {
-			case atom.Script, atom.Style, atom.Template, atom.Noscript, atom.Iframe, atom.Object, atom.Embed:
-				head.RemoveChild(c)
-			}
-		}
-		c = next
-	}
 }
 
 // chooseFallback picks the fallback container: the page's only <article>,
