@@ -246,14 +246,10 @@ func effectiveBase(root *html.Node, base *url.URL) *url.URL {
 // open multiplies nodes (htmlparse's package doc). The parser stops at
 // the budget and the page is extracted from what it built
 // (Result.Partial). Extraction (readability's copies, the density pass,
-// the Markdown) peaks at about PeakPerTreeByte times the tree; the
-// largest real pages measured (a 1 MB Wikipedia article, 24,000 nodes)
-// cost under a quarter of the budget.
+// the Markdown) was measured to peak at 3 to 5 times the tree, whatever
+// the page's shape; the largest real page of the dev sets (a 1 MB
+// Wikipedia article, 24,000 nodes) costs about half of the budget.
 const TreeBudget = 8 << 20
-
-// PeakPerTreeByte is the most memory extraction was measured to take per
-// byte of tree, whatever the shape of the page (TestPeakPerTreeByte).
-const PeakPerTreeByte = 4
 
 // parse builds doc's tree within TreeBudget; cut reports that the tree
 // was cut (budget, or nesting). x/net/html's parser refuses nesting

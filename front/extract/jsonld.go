@@ -1,12 +1,15 @@
 package extract
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"unicode"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/rypsok/rypsok/front/htmlparse"
 )
 
 // JSON-LD fallback. When the extracted content is very short and the
@@ -84,14 +87,22 @@ func findArticleBody(v any, depth int) string {
 	return best
 }
 
+// ldTreeBudget bounds the tree of an articleBody parsed as HTML, as
+// TreeBudget bounds the page's: the articleBody is the page author's
+// markup too.
+const ldTreeBudget = TreeBudget / 4
+
 // ldContent is the articleBody as a <div> of paragraphs: parsed as HTML
-// when it holds tags, else one paragraph per line.
+// (the body of a document holding it, within ldTreeBudget) when it holds
+// tags, else one paragraph per line.
 func ldContent(body string) *html.Node {
 	div := &html.Node{Type: html.ElementNode, DataAtom: atom.Div, Data: "div"}
 	if strings.Contains(body, "</") || strings.Contains(body, "<p") || strings.Contains(body, "<br") {
-		nodes, err := html.ParseFragment(strings.NewReader(body), div)
-		if err == nil {
-			for _, n := range nodes {
+		root, _, err := htmlparse.Parse(context.Background(), strings.NewReader("<body>"+body), ldTreeBudget)
+		if b := bodyOf(root, err); b != nil {
+			for b.FirstChild != nil {
+				n := b.FirstChild
+				b.RemoveChild(n)
 				div.AppendChild(n)
 			}
 			removeHidden(div)
@@ -107,6 +118,14 @@ func ldContent(body string) *html.Node {
 		div.AppendChild(p)
 	}
 	return div
+}
+
+// bodyOf is the body of a parsed document, nil when it did not parse.
+func bodyOf(root *html.Node, err error) *html.Node {
+	if err != nil {
+		return nil
+	}
+	return find(root, atom.Body)
 }
 
 // useLD reports whether the articleBody ld should replace content, whose

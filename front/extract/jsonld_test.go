@@ -1,7 +1,10 @@
 package extract
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -39,7 +42,7 @@ func TestJSONLDFallback(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := HTML(tc.doc, nil)
+			r, err := HTML(context.Background(), tc.doc, nil)
 			if tc.want == "" {
 				if !errors.Is(err, ErrNothing) {
 					t.Fatalf("err = %v, want ErrNothing; Markdown:\n%s", err, r.Markdown)
@@ -86,5 +89,26 @@ func TestShownLD(t *testing.T) {
 				t.Errorf("shown = %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestLDContentIsParsedWithinABudget: an articleBody is the page author's
+// markup too; one whose paragraphs reopen 500 formatting elements each
+// would build a million nodes.
+func TestLDContentIsParsedWithinABudget(t *testing.T) {
+	var b strings.Builder
+	for i := range 500 {
+		fmt.Fprintf(&b, "<p><b id=%d></p>", i)
+	}
+	b.WriteString(strings.Repeat("<p>x</p>", 2000))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	div := ldContent(b.String())
+	runtime.ReadMemStats(&after)
+	if div == nil {
+		t.Fatal("no content")
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8*ldTreeBudget {
+		t.Errorf("ldContent allocated %d MB", alloc>>20)
 	}
 }

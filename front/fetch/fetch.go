@@ -92,7 +92,7 @@ type Pipeline struct {
 	policy   *policy.Policy
 	inFlight chan struct{}       // LIM-C8 calls
 	cpu      chan struct{}       // parsing and conversion slots
-	parsing  *semaphore.Weighted // bytes of bodies being converted: ParseBudget
+	parsing  *semaphore.Weighted // trees being built and converted: ParseBudget
 	wg       sync.WaitGroup
 }
 
@@ -133,8 +133,7 @@ func New(o Options) *Pipeline {
 // weighs the most its bytes can make the parser build: treeBytesPerByte
 // for each byte, at most extract.TreeBudget, where the parser stops.
 // Pages of more than about 400 KB therefore convert one at a time and
-// smaller ones side by side; extraction takes at most about
-// extract.PeakPerTreeByte times the budget, whatever the pages' shape.
+// smaller ones side by side (TestHostilePagesKeepTheFrontUnderItsCeiling).
 const ParseBudget = extract.TreeBudget
 
 // treeBytesPerByte is the most tree one byte of HTML was measured to
