@@ -63,3 +63,79 @@ var blockLevel = map[atom.Atom]bool{
 	atom.Figcaption: true, atom.Address: true, atom.Details: true, atom.Summary: true,
 	atom.Img: true,
 }
+
+// readThrough returns s as a reader of Markdown or HTML sees it: a
+// backslash before ASCII punctuation (a CommonMark escape, which
+// front/extract's converter writes before "_", "[", "*"...) is dropped and
+// the punctuation kept as it is, and each character reference is decoded
+// once, its name read case-insensitively ("&LT;", "&Lt;" and "&lt;" all
+// read "<"), so that "&lt;|im\_start|&gt;" reads "<|im_start|>". It returns
+// s itself when s holds neither '\' nor '&'. Linear in len(s).
+func readThrough(s string) string {
+	if !strings.ContainsAny(s, `\&`) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case c == '\\' && i+1 < len(s) && asciiPunct(s[i+1]):
+			b.WriteByte(s[i+1])
+			i += 2
+		case c == '&':
+			n := charRefLen(s[i:])
+			if n == 0 {
+				b.WriteByte(c)
+				i++
+				continue
+			}
+			ref := strings.ToLower(s[i : i+n])
+			if d := html.UnescapeString(ref); d != ref {
+				b.WriteString(d)
+			} else {
+				b.WriteString(s[i : i+n])
+			}
+			i += n
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return b.String()
+}
+
+// asciiPunct reports whether c is ASCII punctuation, which CommonMark lets
+// a backslash escape.
+func asciiPunct(c byte) bool {
+	return '!' <= c && c <= '/' || ':' <= c && c <= '@' || '[' <= c && c <= '`' || '{' <= c && c <= '~'
+}
+
+// charRefLen returns the length of the character reference s starts with
+// ("&name;", "&#123;", "&#x7B;", the ';' optional as HTML reads legacy
+// references), or 0.
+func charRefLen(s string) int {
+	i, digits, maxLen := 1, isAlnum, 32
+	switch {
+	case strings.HasPrefix(s, "&#x"), strings.HasPrefix(s, "&#X"):
+		i, digits, maxLen = 3, isHexDigit, 6
+	case strings.HasPrefix(s, "&#"):
+		i, digits, maxLen = 2, isDigit, 7
+	case len(s) < 2 || !isAlnum(s[1]) || isDigit(s[1]):
+		return 0
+	}
+	start := i
+	for i < len(s) && i-start < maxLen && digits(s[i]) {
+		i++
+	}
+	if i == start {
+		return 0
+	}
+	if i < len(s) && s[i] == ';' {
+		i++
+	}
+	return i
+}
+
+func isDigit(c byte) bool    { return '0' <= c && c <= '9' }
+func isHexDigit(c byte) bool { return isDigit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+func isAlnum(c byte) bool    { return isDigit(c) || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
