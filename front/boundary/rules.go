@@ -106,10 +106,12 @@ type slot struct {
 	hash     bool // a '#' precedes the slot's first word
 	colon    bool // a ':' follows the slot's last word
 
-	// Filled in by compile: the alternatives as word ids, and which ids
-	// are one-word alternatives.
-	seqs [][]int32
-	one  []bool
+	// Filled in by compile: the alternatives as word ids, which ids are
+	// one-word alternatives, and the longer alternatives by their first
+	// word's id.
+	seqs  [][]int32
+	one   []bool
+	multi map[int32][][]int32
 }
 
 // w is a slot matched once; opt at most once; upto at most n times; some
@@ -154,6 +156,12 @@ func (s *slot) compile() {
 			seq[i] = id
 		}
 		s.seqs = append(s.seqs, seq)
+		if len(seq) > 1 {
+			if s.multi == nil {
+				s.multi = map[int32][][]int32{}
+			}
+			s.multi[seq[0]] = append(s.multi[seq[0]], seq)
+		}
 	}
 }
 
@@ -180,8 +188,8 @@ func matchSlots(ws []word, slots []slot, i, k int) bool {
 		if s.one[ws[i].id] && s.fits(ws, i, i, k == 0) && matchSlots(ws, slots, i+1, k+1) {
 			return true
 		}
-		for _, seq := range s.seqs {
-			if len(seq) > 1 && matchSeq(ws, seq, i) && s.fits(ws, i, i+len(seq)-1, k == 0) &&
+		for _, seq := range s.multi[ws[i].id] {
+			if matchSeq(ws, seq, i) && s.fits(ws, i, i+len(seq)-1, k == 0) &&
 				matchSlots(ws, slots, i+len(seq), k+1) {
 				return true
 			}
