@@ -25,10 +25,12 @@ var Patterns []Pattern
 
 // InstructionLike reports whether s contains instruction-like content:
 // text that matches a rule of Patterns, read case-insensitively, after
-// invisible characters are dropped and the text is folded (NFKD, marks
-// dropped, lower case, Cyrillic and Greek look-alikes of Latin letters
-// read as those letters), and insensitive to the spacing and punctuation
-// between words. White-space controls (\t \n \v \f \r, U+0085, U+2028,
+// invisible characters are dropped, Markdown backslash escapes undone and
+// character references decoded (so the Markdown of a fetched page is read
+// as its reader sees it: "&lt;|im\_start|&gt;" reads "<|im_start|>"), and
+// the text is folded (NFKD, marks dropped, lower case, Cyrillic and Greek
+// look-alikes of Latin letters read as those letters), and insensitive to
+// the spacing and punctuation between words. White-space controls (\t \n \v \f \r, U+0085, U+2028,
 // U+2029) separate words here, as any space does, where RemoveInvisible
 // would drop \v, \f and U+0085: the detector reads a raw text at least as
 // finely as the cleaned one (the pipeline runs it on cleaned text). It
@@ -77,22 +79,16 @@ type word struct {
 }
 
 // foldText folds s: invalid UTF-8 and every character RemoveInvisible may
-// remove are dropped (joiners and selectors included), then NFKD, then
-// marks are dropped, letters lower-cased and look-alikes mapped.
+// remove are dropped (joiners and selectors included), then NFKD; then
+// Markdown escapes and character references are read through
+// (readThrough), and what they decoded to is dropped and decomposed the
+// same way; then marks are dropped, letters lower-cased and look-alikes
+// mapped. Hidden characters go before references are decoded, so that
+// "&l\u200Bt;" reads "<" as "&lt;" does.
 func foldText(s string) *folded {
-	d := s
-	if !plain(s, false) {
-		var b strings.Builder
-		b.Grow(len(s))
-		for i := 0; i < len(s); {
-			r, n := utf8.DecodeRuneInString(s[i:])
-			i += n
-			if (r == utf8.RuneError && n == 1) || (classOf(r) != visible && !unicode.IsSpace(r)) {
-				continue
-			}
-			b.WriteRune(r)
-		}
-		d = norm.NFKD.String(b.String())
+	d := visibleNFKD(s)
+	if r := readThrough(d); r != d {
+		d = visibleNFKD(r)
 	}
 
 	f := &folded{}
@@ -142,6 +138,26 @@ func foldText(s string) *folded {
 		f.words[i].id = vocabulary[f.letters[f.words[i].start:f.words[i].end]]
 	}
 	return f
+}
+
+// visibleNFKD drops from s invalid UTF-8 and every character
+// RemoveInvisible may remove (joiners and selectors included, white space
+// kept), then decomposes it (NFKD).
+func visibleNFKD(s string) string {
+	if plain(s, false) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		if (r == utf8.RuneError && n == 1) || (classOf(r) != visible && !unicode.IsSpace(r)) {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return norm.NFKD.String(b.String())
 }
 
 // sentenceEnd are the characters after which a word leads (as after a line

@@ -21,9 +21,13 @@
 //	status      4xx and 5xx: unavailable, http_status (REQ-FETCH-011)
 //	body        the end trailer: too_large, deadline, network
 //	convert     media type (REQ-PAGE-005), charset, main content, Markdown
-//	            (front/extract), in a bounded CPU pool
+//	            (front/extract), in a bounded CPU pool; images whose URL
+//	            carries a query become inert links (characters_removed)
 //	title       boundary.CleanDecodedText, LIM-S10
 //	window      start_char and max_chars, in code points
+//	instruction boundary.InstructionLike on the title and the window, read
+//	            as a reader sees them (Markdown escapes undone):
+//	            instruction_like_content
 //
 // It stops at the tool's response: the MCP layer parses arguments and
 // renders the answer.

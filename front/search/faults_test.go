@@ -21,6 +21,7 @@ import (
 	"github.com/rypsok/rypsok/front/outbound"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/shared/contract"
+	"github.com/rypsok/rypsok/shared/limits"
 )
 
 // hostile engines (REQ-TEST-004/006): each search ends within its
@@ -212,5 +213,55 @@ func TestAnEngineFailingItsTLSHandshake(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), `"class":"network"`) {
 		t.Errorf("the engine's class: %s", logs.String())
+	}
+}
+
+// TestInvisibleCharactersInResultURLsAreEncoded reproduces issue 15,
+// point 4: an engine returns URLs holding a right-to-left override, tag
+// characters, a zero-width space and U+0085; each comes back
+// percent-encoded (the same resource, nothing hidden) and counted in
+// characters_removed. A URL that encoding takes past LIM-F9 is dropped as
+// url_too_long; a plain URL stays byte for byte.
+func TestInvisibleCharactersInResultURLsAreEncoded(t *testing.T) {
+	long := "https://evil.example/" + strings.Repeat("a", limits.F9URLChars-40) + strings.Repeat("\u200b", 10) // within LIM-F9, past it encoded
+	brv := newFake(t, brave(
+		braveHit{"Override", "https://evil.example/doc\u202efdp.exe", "a"},
+		braveHit{"Tags", "https://evil.example/a\U000E0041\U000E0042b", "b"},
+		braveHit{"Zero width", "https://evil.example/?q=x\u200by", "c"},
+		braveHit{"Next line", "https://evil.example/n\u0085l", "d"},
+		braveHit{"Plain", "https://example.org/a%2Fb?q=1&r=%7e", "e"},
+		braveHit{"Long", long, "f"},
+	))
+	p := pipeline(t, Options{}, engineSpec{"brave", "brave", general, brv})
+	r := req("files")
+	r.MaxResults = 10
+	got, err := p.Search(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"Override":   "https://evil.example/doc%E2%80%AEfdp.exe",
+		"Tags":       "https://evil.example/a%F3%A0%81%81%F3%A0%81%82b",
+		"Zero width": "https://evil.example/?q=x%E2%80%8By",
+		"Next line":  "https://evil.example/n%C2%85l",
+		"Plain":      "https://example.org/a%2Fb?q=1&r=%7e",
+	}
+	if len(got.Results) != len(want) {
+		t.Fatalf("got %s, want %d results", marshal(t, got), len(want))
+	}
+	for _, res := range got.Results {
+		if res.URL != want[res.Title] {
+			t.Errorf("%s: url %q, want %q", res.Title, res.URL, want[res.Title])
+		}
+	}
+	counts := map[response.NoticeCode]int{}
+	for _, n := range got.Notices {
+		counts[n.Code] = n.Count
+		if n.Code == response.NoticeResultsDropped && n.Reason != string(response.ReasonURLTooLong) {
+			t.Errorf("dropped for %q, want url_too_long", n.Reason)
+		}
+	}
+	if counts[response.NoticeCharactersRemoved] != 5 || counts[response.NoticeResultsDropped] != 1 {
+		t.Errorf("notices %s, want characters_removed 5 and results_dropped 1", marshal(t, got.Notices))
 	}
 }

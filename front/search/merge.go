@@ -2,6 +2,7 @@ package search
 
 import (
 	"time"
+	"unicode/utf8"
 
 	"github.com/rypsok/rypsok/front/boundary"
 	"github.com/rypsok/rypsok/front/engine"
@@ -35,16 +36,26 @@ func (p *Pipeline) merge(sel []selected, lists []answer, n *notices) []rank.Merg
 }
 
 // clean is the content boundary (§9) and the cut (REQ-RANK-007): each
-// result's title and snippet go through the cleaner their provenance
+// result's URL has its invisible characters percent-encoded
+// (boundary.CleanURL: an engine's "https://evil.t/doc\u202Efdp.exe" shows
+// what it is) and is dropped as url_too_long when that takes it past
+// LIM-F9; its title and snippet go through the cleaner their provenance
 // calls for, bounded by LIM-S10 and LIM-S9; instruction-like results are
 // noticed or, when configured, dropped; results are kept in rank order
-// until max are kept. The notices count only what was returned.
+// until max are kept. The notices count only what was returned
+// (characters_removed counts the URL's encoded characters with the
+// title's and snippet's removed ones).
 func (p *Pipeline) clean(merged []rank.Merged[engine.Result], max int, n *notices) []response.Result {
 	out := []response.Result{}
 	var titlesCut, snippetsCut, removed, instructionLike int
 	for _, m := range merged {
 		if len(out) == max {
 			break
+		}
+		url, us := boundary.CleanURL(m.URL)
+		if us.Removed > 0 && utf8.RuneCountInString(url) > limits.F9URLChars {
+			n.drop(response.ReasonURLTooLong)
+			continue
 		}
 		title, ts := cleanText(m.Item.Title, m.Item.Decoded, limits.S10TitleChars)
 		snippet, ss := cleanText(m.Item.Snippet, m.Item.Decoded, limits.S9SnippetChars)
@@ -61,10 +72,10 @@ func (p *Pipeline) clean(merged []rank.Merged[engine.Result], max int, n *notice
 		if ss.Truncated {
 			snippetsCut++
 		}
-		removed += ts.Removed + ss.Removed
-		out = append(out, response.Result{Title: title, URL: m.URL, Snippet: snippet, Date: validDate(m.Item.Date), Engines: m.Engines})
+		removed += us.Removed + ts.Removed + ss.Removed
+		out = append(out, response.Result{Title: title, URL: url, Snippet: snippet, Date: validDate(m.Item.Date), Engines: m.Engines})
 		if p.opts.Returned != nil {
-			p.opts.Returned(m.URL)
+			p.opts.Returned(url)
 		}
 	}
 	n.add(response.NoticeTitleTruncated, titlesCut)
