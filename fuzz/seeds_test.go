@@ -218,7 +218,7 @@ func textSeeds(fx fixtures, withMax bool) []seed {
 
 func instructionSeeds(fx fixtures) []seed {
 	var out []seed
-	for i, p := range boundary.Patterns {
+	for i, p := range boundary.Patterns() {
 		out = append(out, seed{"pattern-" + p.Example, []any{p.Example, uint8(i), uint8(i % 7)}})
 	}
 	for i, s := range injections {

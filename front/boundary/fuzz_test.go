@@ -19,7 +19,7 @@ func seed(f *testing.F, withMax bool) {
 			f.Add(s)
 		}
 	}
-	for _, p := range Patterns {
+	for _, p := range Patterns() {
 		if withMax {
 			f.Add(p.Example, uint16(200))
 		} else {
@@ -85,7 +85,7 @@ func FuzzInstructionLike(f *testing.F) {
 	for _, s := range append(corpus, string(mixture)) {
 		f.Add(s, uint8(0), uint8(0))
 	}
-	for i, p := range Patterns {
+	for i, p := range Patterns() {
 		f.Add(p.Example, uint8(i), uint8(3))
 	}
 	hidden := append(append([]rune{}, alwaysRemoved...), sometimesRemoved...)

@@ -1,6 +1,7 @@
 package boundary
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -18,10 +19,16 @@ type Pattern struct {
 }
 
 // Patterns lists every rule InstructionLike applies: the literal rules,
-// the word rules, and the letters rule. It is built at package
-// initialization from the rules themselves, so the list cannot drift from
-// the matcher.
-var Patterns []Pattern
+// the word rules, and the letters rule. It is built from the rules
+// themselves, so the list cannot drift from the matcher; the slice is
+// the caller's.
+func Patterns() []Pattern {
+	compileRules()
+	return slices.Clone(patterns)
+}
+
+// patterns is what Patterns returns, filled by compileRules.
+var patterns []Pattern
 
 // InstructionLike reports whether s contains instruction-like content:
 // text that matches a rule of Patterns, read case-insensitively, after
@@ -42,6 +49,7 @@ func InstructionLike(s string) bool {
 
 // matchInstruction returns the Name of the first rule s matches.
 func matchInstruction(s string) (string, bool) {
+	compileRules()
 	f := foldText(s)
 	for _, r := range literalRules {
 		if r.match(f) {

@@ -224,7 +224,7 @@ func TestPatternsAreDocumentedAndMatchTheirExamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	names := map[string]bool{}
-	for _, p := range Patterns {
+	for _, p := range Patterns() {
 		names[p.Name] = true
 		if p.Rule == "" || p.Example == "" {
 			t.Errorf("pattern %+v lacks a rule or an example", p)

@@ -23,7 +23,7 @@ func TestREADMEListsTheCheckedFormatsAndPatterns(t *testing.T) {
 	readme.Check(t, "../../README.md", "secret-kinds", strings.Join(kinds, ", ")+"\n", *update)
 	var b strings.Builder
 	b.WriteString("| Family | Rule | Example |\n|---|---|---|\n")
-	for _, p := range boundary.Patterns {
+	for _, p := range boundary.Patterns() {
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", p.Name, cell(p.Rule), cell(p.Example))
 	}
 	readme.Check(t, "../../README.md", "instruction-patterns", b.String(), *update)
