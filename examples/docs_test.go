@@ -21,10 +21,10 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	egressconfig "github.com/rypsok/rypsok/egress/config"
-	"github.com/rypsok/rypsok/egress/policy"
 	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/shared/contract"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
 // The book's pages, relative to this package.
@@ -555,7 +555,7 @@ func TestTroubleshootingCoversEveryStatus(t *testing.T) {
 // schemaKeys returns the dotted keys of the TOML schema of the Go package
 // in dir: the fields of its type `file`, followed into the struct types
 // they name; a map's key is written "*" (the book writes <id>, <name>).
-func schemaKeys(t *testing.T, dir string) []string {
+func schemaKeys(t *testing.T, dir, rootType string) []string {
 	t.Helper()
 	files, err := parseDir(dir)
 	if err != nil {
@@ -572,9 +572,9 @@ func schemaKeys(t *testing.T, dir string) []string {
 			return true
 		})
 	}
-	root, ok := structs["file"]
+	root, ok := structs[rootType]
 	if !ok {
-		t.Fatalf("%s has no type file (the TOML schema)", dir)
+		t.Fatalf("%s has no type %s (the TOML schema)", dir, rootType)
 	}
 	var keys []string
 	var walk func(prefix string, st *ast.StructType)
@@ -665,12 +665,13 @@ func TestConfigurationDocumentsEveryKey(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		dir   string
+		root  string
 		lines []string
 	}{
-		{"rypsok", "../front/config", frontLines},
-		{"rypsok-egress", "../egress/config", egressLines},
+		{"rypsok", "../front/config", "file", frontLines},
+		{"rypsok-egress", "../shared/egressfile", "File", egressLines},
 	} {
-		keys := schemaKeys(t, c.dir)
+		keys := schemaKeys(t, c.dir, c.root)
 		if len(keys) < 10 {
 			t.Fatalf("read only %d keys from %s: %v", len(keys), c.dir, keys)
 		}

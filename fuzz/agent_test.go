@@ -8,12 +8,12 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/rypsok/rypsok/egress/hostname"
-	"github.com/rypsok/rypsok/egress/policy"
 	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/shared/contract"
+	"github.com/rypsok/rypsok/shared/hostname"
 	"github.com/rypsok/rypsok/shared/limits"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
 // agentConfigs are the configurations the agent target runs under: the
@@ -41,7 +41,6 @@ func agentConfig(tb testing.TB, i int) config.Config {
 	if c.Egress.Deny, err = policy.ParseRules(ac.deny); err != nil {
 		tb.Fatal(err)
 	}
-	c.Egress.AllowRaw, c.Egress.DenyRaw = ac.allow, ac.deny
 	return c
 }
 
@@ -129,7 +128,7 @@ func checkAgentURL(t *testing.T, fr *front, raw string) {
 
 // checkSent checks a URL the front sent to the egress and the addresses
 // the egress dialled for it, against the policy as DECISIONS.md §3 and
-// egress/policy's docs write it.
+// shared/policy's docs write it.
 func checkSent(t *testing.T, fr *front, raw, sent string, dials []string) {
 	t.Helper()
 	u, err := url.Parse(sent)
@@ -174,7 +173,7 @@ func checkSent(t *testing.T, fr *front, raw, sent string, dials []string) {
 }
 
 // agentAdmits is the agent's judgement of address a of host h on port as
-// DECISIONS.md §3 and egress/policy's docs write it: no deny rule on the
+// DECISIONS.md §3 and shared/policy's docs write it: no deny rule on the
 // name or the address; dialable; public or admitted by an allow rule on
 // the address or the name.
 func agentAdmits(fr *front, h hostname.Host, a netip.Addr, port uint16) bool {

@@ -11,10 +11,10 @@ import (
 	"github.com/rs/zerolog"
 
 	egressconfig "github.com/rypsok/rypsok/egress/config"
-	"github.com/rypsok/rypsok/egress/policy"
 	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/shared/contract"
 	"github.com/rypsok/rypsok/shared/limits"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
 // configCredential is the value of every credential variable of the fuzz

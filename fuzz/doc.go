@@ -11,7 +11,7 @@
 //	FuzzSecrets            secret detector (front/secrets)
 //	FuzzExtractHTML        HTML main-content extraction, charset included (front/extract)
 //	FuzzAgentURLPolicy     agent URL policy: web_fetch's URL checks in front of a real egress
-//	FuzzEgressRules        egress rules: address classification, allow/deny matching (egress/policy)
+//	FuzzEgressRules        egress rules: address classification, allow/deny matching (shared/policy)
 //	FuzzRobotsTxt          robots.txt (front/robots)
 //	FuzzEngineJSON         engines' answers, through every registered driver (front/engine/drivers)
 //	FuzzHeaderValues       header values: Retry-After, Content-Type, rate-limit and contract headers

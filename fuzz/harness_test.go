@@ -16,7 +16,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/rypsok/rypsok/egress/dialer"
-	"github.com/rypsok/rypsok/egress/policy"
 	"github.com/rypsok/rypsok/egress/proxy"
 	"github.com/rypsok/rypsok/egress/resolver"
 	"github.com/rypsok/rypsok/front/config"
@@ -24,6 +23,7 @@ import (
 	"github.com/rypsok/rypsok/front/outbound"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/shared/limits"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
 // The web_fetch pipeline in front of a real egress (egress/proxy with its

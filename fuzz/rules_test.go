@@ -8,12 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rypsok/rypsok/egress/hostname"
-	"github.com/rypsok/rypsok/egress/policy"
 	"github.com/rypsok/rypsok/shared/contract"
+	"github.com/rypsok/rypsok/shared/hostname"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
-// FuzzEgressRules is the egress's rules (DECISIONS.md §3, egress/policy):
+// FuzzEgressRules is the egress's rules (DECISIONS.md §3, shared/policy):
 // address classification and allow/deny matching, on any rule, host,
 // port and address.
 //

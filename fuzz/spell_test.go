@@ -8,7 +8,7 @@ import (
 
 // Spellings of one address as a URL host, for the policy targets. The
 // standard ones name the address for a WHATWG host parser (the one
-// egress/hostname implements, as browsers do): "127.0.0.1", "0x7f.1",
+// shared/hostname implements, as browsers do): "127.0.0.1", "0x7f.1",
 // "2130706433", "0177.0.0.1", "[::ffff:127.0.0.1]", "[::ffff:7f00:1]"...
 // The exotic ones name it only after a mapping that some parser may
 // refuse (IDNA's fullwidth digits and full stops, percent-encoding).

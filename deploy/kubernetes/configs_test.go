@@ -12,9 +12,9 @@ import (
 
 	egresscli "github.com/rypsok/rypsok/egress/cli"
 	egressconfig "github.com/rypsok/rypsok/egress/config"
-	"github.com/rypsok/rypsok/egress/policy"
 	frontcli "github.com/rypsok/rypsok/front/cli"
 	"github.com/rypsok/rypsok/front/config"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
 func noEnv(string) string { return "" }

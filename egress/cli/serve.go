@@ -14,12 +14,12 @@ import (
 
 	"github.com/rypsok/rypsok/egress/config"
 	"github.com/rypsok/rypsok/egress/dialer"
-	"github.com/rypsok/rypsok/egress/policy"
 	"github.com/rypsok/rypsok/egress/proxy"
 	"github.com/rypsok/rypsok/egress/resolver"
 	"github.com/rypsok/rypsok/egress/socket"
 	"github.com/rypsok/rypsok/egress/telemetry"
 	"github.com/rypsok/rypsok/shared/limits"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
 // drainMargin is added to LIM-F4 when draining: in-flight requests end

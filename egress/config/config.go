@@ -4,7 +4,6 @@
 package config
 
 import (
-	"bytes"
 	"crypto/x509"
 	"errors"
 	"fmt"
@@ -14,58 +13,19 @@ import (
 	"net/url"
 	"os"
 	"os/user"
-	"sort"
 	"strconv"
-	"strings"
 
-	"github.com/pelletier/go-toml/v2"
 	"github.com/rs/zerolog"
 
-	"github.com/rypsok/rypsok/egress/policy"
-	"github.com/rypsok/rypsok/shared/contract"
+	"github.com/rypsok/rypsok/shared/egressfile"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
 // Version is the only config_version accepted.
-const Version = 1
+const Version = egressfile.Version
 
 // DefaultResolvConf is read for DNS servers when [dns] servers is empty.
 const DefaultResolvConf = "/etc/resolv.conf"
-
-// file is the schema of the TOML file; it stays private so that only
-// Config, the parsed form, is used at run time.
-type file struct {
-	ConfigVersion int `toml:"config_version"`
-	Listen        struct {
-		Socket string `toml:"socket"`
-		Group  string `toml:"group"`
-	} `toml:"listen"`
-	DNS struct {
-		Servers []string `toml:"servers"`
-	} `toml:"dns"`
-	Policy struct {
-		AllowHTTP bool     `toml:"allow_http"`
-		Allow     []string `toml:"allow"`
-		Deny      []string `toml:"deny"`
-		CAFile    string   `toml:"ca_file"`
-	} `toml:"policy"`
-	Upstream struct {
-		Proxy           string `toml:"proxy"`
-		EnforcesProfile bool   `toml:"enforces_profile"`
-	} `toml:"upstream"`
-	Telemetry struct {
-		MetricsListen string `toml:"metrics_listen"`
-	} `toml:"telemetry"`
-	Logging struct {
-		Level string `toml:"level"`
-	} `toml:"logging"`
-	Engines map[string]engineFile `toml:"engines"`
-}
-
-type engineFile struct {
-	Endpoint   string   `toml:"endpoint"`
-	Endpoints  []string `toml:"endpoints"`
-	PublicOnly bool     `toml:"public_only"`
-}
 
 // Config is the parsed configuration.
 type Config struct {
@@ -113,32 +73,14 @@ func Load(path string) (Config, error) {
 // Parse parses a configuration file's content. Its error names every
 // problem found, each with its field.
 func Parse(data []byte) (Config, error) {
-	var f file
-	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		return Config{}, fmt.Errorf("config: %s", decodeError(err))
+	f, err := egressfile.Decode(data)
+	if err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
 	}
-	return f.parse()
+	return parse(f)
 }
 
-func decodeError(err error) string {
-	var strict *toml.StrictMissingError
-	if errors.As(err, &strict) {
-		keys := make([]string, 0, len(strict.Errors))
-		for _, e := range strict.Errors {
-			keys = append(keys, strings.Join(e.Key(), "."))
-		}
-		return "unknown key " + strings.Join(keys, ", unknown key ")
-	}
-	var de *toml.DecodeError
-	if errors.As(err, &de) {
-		row, col := de.Position()
-		return fmt.Sprintf("line %d column %d: %s", row, col, de.Error())
-	}
-	return err.Error()
-}
-
-func (f *file) parse() (Config, error) {
+func parse(f egressfile.File) (Config, error) {
 	c := Default()
 	var errs []error
 	bad := func(field string, format string, args ...any) {
@@ -156,21 +98,21 @@ func (f *file) parse() (Config, error) {
 		c.GID = gid
 	}
 	for i, s := range f.DNS.Servers {
-		ap, err := ParseDNSServer(s)
+		ap, err := egressfile.ParseDNSServer(s)
 		if err != nil {
 			bad(fmt.Sprintf("dns.servers[%d]", i), "%v", err)
 			continue
 		}
 		c.DNSServers = append(c.DNSServers, ap)
 	}
-	c.Policy.AllowHTTP = f.Policy.AllowHTTP
+	pc, perr := f.PolicyConfig()
+	if joined, ok := perr.(interface{ Unwrap() []error }); ok {
+		for _, e := range joined.Unwrap() {
+			errs = append(errs, fmt.Errorf("config: %w", e))
+		}
+	}
+	c.Policy = pc
 	var err error
-	if c.Policy.Allow, err = policy.ParseRules(f.Policy.Allow); err != nil {
-		bad("policy.allow", "%v", err)
-	}
-	if c.Policy.Deny, err = policy.ParseRules(f.Policy.Deny); err != nil {
-		bad("policy.deny", "%v", err)
-	}
 	if f.Policy.CAFile != "" {
 		c.CAFile = f.Policy.CAFile
 		if c.RootCAs, err = loadRoots(f.Policy.CAFile); err != nil {
@@ -193,75 +135,11 @@ func (f *file) parse() (Config, error) {
 		c.MetricsListen = f.Telemetry.MetricsListen
 	}
 	if f.Logging.Level != "" {
-		if c.LogLevel, err = ParseLevel(f.Logging.Level); err != nil {
+		if c.LogLevel, err = egressfile.ParseLevel(f.Logging.Level); err != nil {
 			bad("logging.level", "%v", err)
 		}
 	}
-	ids := make([]string, 0, len(f.Engines))
-	for id := range f.Engines {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		eps, err := parseEngine(id, f.Engines[id])
-		if err != nil {
-			bad("engines."+id, "%v", err)
-			continue
-		}
-		c.Policy.Engines[id] = eps
-	}
 	return c, errors.Join(errs...)
-}
-
-func parseEngine(id string, e engineFile) ([]policy.Endpoint, error) {
-	if !contract.ValidEngineID(id) {
-		return nil, errors.New("engine id must be lower-case ASCII letters, digits, '-' or '_'")
-	}
-	if e.Endpoint == "" {
-		return nil, errors.New("endpoint is required")
-	}
-	var eps []policy.Endpoint
-	for _, raw := range append([]string{e.Endpoint}, e.Endpoints...) {
-		ep, err := policy.ParseEndpoint(raw)
-		if err != nil {
-			return nil, err
-		}
-		ep.PublicOnly = e.PublicOnly
-		eps = append(eps, ep)
-	}
-	return eps, nil
-}
-
-// ParseLevel parses a log level: debug, info, warn or error.
-func ParseLevel(s string) (zerolog.Level, error) {
-	switch s {
-	case "debug":
-		return zerolog.DebugLevel, nil
-	case "info":
-		return zerolog.InfoLevel, nil
-	case "warn":
-		return zerolog.WarnLevel, nil
-	case "error":
-		return zerolog.ErrorLevel, nil
-	}
-	return zerolog.NoLevel, fmt.Errorf("want debug, info, warn or error, got %q", s)
-}
-
-// ParseDNSServer parses "ip" or "ip:port" ("[v6]:port" for IPv6) into
-// "ip:port", port 53 by default. Names are refused: the egress resolves
-// nothing through the system.
-func ParseDNSServer(s string) (string, error) {
-	if ap, err := netip.ParseAddrPort(s); err == nil {
-		if ap.Port() == 0 {
-			return "", fmt.Errorf("port 0 in %q", s)
-		}
-		return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()).String(), nil
-	}
-	a, err := netip.ParseAddr(strings.TrimSuffix(strings.TrimPrefix(s, "["), "]"))
-	if err != nil {
-		return "", fmt.Errorf("want an IP address with optional port, got %q", s)
-	}
-	return netip.AddrPortFrom(a.Unmap(), 53).String(), nil
 }
 
 func lookupGroup(g string) (int, error) {

@@ -19,11 +19,11 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/rypsok/rypsok/egress/hostname"
-	"github.com/rypsok/rypsok/egress/policy"
 	"github.com/rypsok/rypsok/egress/resolver"
 	"github.com/rypsok/rypsok/shared/contract"
+	"github.com/rypsok/rypsok/shared/hostname"
 	"github.com/rypsok/rypsok/shared/limits"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
 // Resolver looks up a name's addresses; *resolver.Resolver is one.

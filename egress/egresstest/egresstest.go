@@ -11,10 +11,10 @@ import (
 
 	"github.com/rypsok/rypsok/egress/dialer"
 	"github.com/rypsok/rypsok/egress/dnstest"
-	"github.com/rypsok/rypsok/egress/policy"
 	"github.com/rypsok/rypsok/egress/proxy"
 	"github.com/rypsok/rypsok/egress/resolver"
 	"github.com/rypsok/rypsok/egress/socket"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
 // Start starts an egress judging by cfg and returns its socket path.

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rypsok/rypsok/egress/policy"
 	"github.com/rypsok/rypsok/shared/contract"
 	"github.com/rypsok/rypsok/shared/limits"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
 // benchBody is the body streamed by the benchmarks: LIM-F3, 5 MiB, the

@@ -14,9 +14,9 @@ import (
 	"github.com/elazarl/goproxy"
 
 	"github.com/rypsok/rypsok/egress/dialer"
-	"github.com/rypsok/rypsok/egress/hostname"
-	"github.com/rypsok/rypsok/egress/policy"
 	"github.com/rypsok/rypsok/shared/contract"
+	"github.com/rypsok/rypsok/shared/hostname"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
 // exchange is one request's state, from arrival to the decision line.

@@ -18,11 +18,11 @@ import (
 
 	"github.com/rypsok/rypsok/egress/dialer"
 	"github.com/rypsok/rypsok/egress/dnstest"
-	"github.com/rypsok/rypsok/egress/policy"
 	"github.com/rypsok/rypsok/egress/resolver"
 	"github.com/rypsok/rypsok/egress/socket"
 	"github.com/rypsok/rypsok/egress/telemetry"
 	"github.com/rypsok/rypsok/shared/contract"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
 // env is one egress under test: a DNS fake, an upstream fake reached

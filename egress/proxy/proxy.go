@@ -19,10 +19,10 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/rypsok/rypsok/egress/dialer"
-	"github.com/rypsok/rypsok/egress/policy"
 	"github.com/rypsok/rypsok/egress/telemetry"
 	"github.com/rypsok/rypsok/shared/contract"
 	"github.com/rypsok/rypsok/shared/limits"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
 // maxRequestBody bounds the body of an engine request (a POST form).

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rypsok/rypsok/egress/policy"
 	"github.com/rypsok/rypsok/shared/contract"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
 const publicAddr = "93.184.216.34"

@@ -12,8 +12,8 @@ import (
 
 	"github.com/elazarl/goproxy"
 
-	"github.com/rypsok/rypsok/egress/policy"
 	"github.com/rypsok/rypsok/shared/contract"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
 // fakeUpstreamProxy is an operator's proxy: it tunnels every CONNECT to

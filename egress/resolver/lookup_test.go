@@ -15,7 +15,7 @@ import (
 
 	"github.com/miekg/dns"
 
-	"github.com/rypsok/rypsok/egress/hostname"
+	"github.com/rypsok/rypsok/shared/hostname"
 )
 
 // chainZone returns a zone where prefix0.test. is a chain of hops CNAMEs

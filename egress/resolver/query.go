@@ -13,7 +13,7 @@ import (
 
 	"github.com/miekg/dns"
 
-	"github.com/rypsok/rypsok/egress/hostname"
+	"github.com/rypsok/rypsok/shared/hostname"
 )
 
 // result is the answer for one type: the chain, the addresses of its end

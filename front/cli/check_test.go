@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	egressconfig "github.com/rypsok/rypsok/egress/config"
+	"github.com/rypsok/rypsok/shared/egressfile"
 )
 
 // TestCheckPrintsTheEgressConfiguration: the printed configuration is one
@@ -23,12 +23,12 @@ func TestCheckPrintsTheEgressConfiguration(t *testing.T) {
 	if code := Main(t.Context(), []string{"check", "--config", cfg, "--egress-config"}, Streams{Stdout: &out, Stderr: &errs}, func(string) string { return "" }); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs.String())
 	}
-	c, err := egressconfig.Parse(out.Bytes())
+	c, err := egressfile.Decode(out.Bytes())
 	if err != nil {
 		t.Fatalf("rypsok-egress refuses it: %v\n%s", err, out.String())
 	}
-	if c.Socket != "/run/x/egress.sock" {
-		t.Errorf("socket %q", c.Socket)
+	if c.Listen.Socket != "/run/x/egress.sock" {
+		t.Errorf("socket %q", c.Listen.Socket)
 	}
 	for _, want := range []string{"[engines.searxng]", "https://searx.example", "intranet.example"} {
 		if !strings.Contains(out.String(), want) {
@@ -58,12 +58,16 @@ func TestCheckAsksNoAllowRuleForAnEndpoint(t *testing.T) {
 			if code != ExitOK {
 				t.Fatalf("check --egress-config: exit %d: %s", code, errs)
 			}
-			c, err := egressconfig.Parse([]byte(out))
+			f, err := egressfile.Decode([]byte(out))
 			if err != nil {
 				t.Fatalf("rypsok-egress refuses it: %v\n%s", err, out)
 			}
-			if len(c.Policy.Allow) != 0 || len(c.Policy.Engines["searx"]) != 1 {
-				t.Errorf("got allow %v and endpoints %v, want no allow rule and the one endpoint\n%s", c.Policy.Allow, c.Policy.Engines["searx"], out)
+			c, err := f.PolicyConfig()
+			if err != nil {
+				t.Fatalf("rypsok-egress refuses its policy: %v\n%s", err, out)
+			}
+			if len(c.Allow) != 0 || len(c.Engines["searx"]) != 1 {
+				t.Errorf("got allow %v and endpoints %v, want no allow rule and the one endpoint\n%s", c.Allow, c.Engines["searx"], out)
 			}
 		})
 	}

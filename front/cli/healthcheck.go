@@ -12,8 +12,8 @@ import (
 
 	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/gate"
+	"github.com/rypsok/rypsok/internal/probe"
 	"github.com/rypsok/rypsok/shared/contract"
-	"github.com/rypsok/rypsok/shared/probe"
 )
 
 // DefaultHealthcheckTimeout bounds the whole check unless --timeout says

@@ -127,7 +127,7 @@ func (r *runtime) pipeline(registry *fetch.Registry) (*search.Pipeline, error) {
 		}
 		d, err := drivers.New(e.Type, engine.Config{
 			ID:         e.ID,
-			Endpoint:   e.EndpointRaw,
+			Endpoint:   e.EndpointURL(),
 			Credential: e.Credential,
 			UserAgent:  userAgent(r.cfg.Service.Contact),
 			Languages:  r.cfg.Search.Languages,

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	egressconfig "github.com/rypsok/rypsok/egress/config"
-	"github.com/rypsok/rypsok/egress/policy"
+	"github.com/rypsok/rypsok/shared/egressfile"
 	"github.com/rypsok/rypsok/shared/limits"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
 // maxLanguages is the most search languages a configuration may offer.
@@ -46,7 +46,7 @@ func build(f file, order []string, env func(string) string) (Config, []error) {
 		c.MetricsListen = m
 	}
 	var err error
-	if c.LogLevel, err = egressconfig.ParseLevel(f.Logging.Level); err != nil {
+	if c.LogLevel, err = egressfile.ParseLevel(f.Logging.Level); err != nil {
 		p.add("logging.level", "%v", err)
 	}
 	c.Cache = Cache{Enabled: f.Cache.Enabled, TTL: time.Duration(f.Cache.TTLS) * time.Second}
@@ -139,15 +139,15 @@ func (p *problems) egress(f egressFile) Egress {
 		p.add("egress.socket", "want an absolute path, got %q", f.Socket)
 	}
 	for i, s := range f.DNSServers {
-		ap, err := egressconfig.ParseDNSServer(s)
+		ap, err := egressfile.ParseDNSServer(s)
 		if err != nil {
 			p.add(fmt.Sprintf("egress.dns_servers[%d]", i), "%v", err)
 			continue
 		}
 		e.DNSServers = append(e.DNSServers, ap)
 	}
-	e.Allow, e.AllowRaw = p.rules("egress.allow", f.Allow)
-	e.Deny, e.DenyRaw = p.rules("egress.deny", f.Deny)
+	e.Allow = p.rules("egress.allow", f.Allow)
+	e.Deny = p.rules("egress.deny", f.Deny)
 	if f.CAFile != "" {
 		if err := checkPEM(f.CAFile); err != nil {
 			p.add("egress.ca_file", "%v", err)
@@ -156,17 +156,16 @@ func (p *problems) egress(f egressFile) Egress {
 	return e
 }
 
-// rules parses allow or deny rules; both results are nil when there are
-// none.
-func (p *problems) rules(field string, raw []string) (policy.Rules, []string) {
+// rules parses allow or deny rules; nil when there are none.
+func (p *problems) rules(field string, raw []string) policy.Rules {
 	if len(raw) == 0 {
-		return nil, nil
+		return nil
 	}
 	rs, err := policy.ParseRules(raw)
 	if err != nil {
 		p.add(field, "%v", err)
 	}
-	return rs, slices.Clone(raw)
+	return rs
 }
 
 // maxCAFileBytes is the largest ca_file read.

@@ -15,7 +15,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/rypsok/rypsok/egress/policy"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
 // Version is the only config_version accepted.
@@ -142,10 +142,9 @@ type Egress struct {
 	// default.
 	AllowHTTP bool
 	// Allow and Deny are the parsed allow and deny rules; nil for none.
+	// They are handed on to the egress in their canonical form
+	// (Rule.String).
 	Allow, Deny policy.Rules
-	// AllowRaw and DenyRaw are the rules as written, handed on to the
-	// egress.
-	AllowRaw, DenyRaw []string
 	// CAFile is an extra PEM CA bundle for the egress, "" for none. It
 	// held a PEM certificate when the configuration was loaded.
 	CAFile string

@@ -4,42 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/pelletier/go-toml/v2"
+	"github.com/rypsok/rypsok/shared/egressfile"
 )
-
-// egressOut is the schema of rypsok-egress's configuration file (see
-// egress/config), as far as rypsok writes it.
-type egressOut struct {
-	ConfigVersion int `toml:"config_version"`
-	Listen        struct {
-		Socket string `toml:"socket"`
-	} `toml:"listen"`
-	DNS     *egressDNS                   `toml:"dns,omitempty"`
-	Policy  egressPolicy                 `toml:"policy"`
-	Logging egressLogging                `toml:"logging"`
-	Engines map[string]egressEngineTable `toml:"engines,omitempty"`
-}
-
-type egressDNS struct {
-	Servers []string `toml:"servers"`
-}
-
-type egressPolicy struct {
-	AllowHTTP bool     `toml:"allow_http"`
-	Allow     []string `toml:"allow,omitempty"`
-	Deny      []string `toml:"deny,omitempty"`
-	CAFile    string   `toml:"ca_file,omitempty"`
-}
-
-type egressLogging struct {
-	Level string `toml:"level"`
-}
-
-type egressEngineTable struct {
-	Endpoint   string   `toml:"endpoint"`
-	Endpoints  []string `toml:"endpoints,omitempty"`
-	PublicOnly bool     `toml:"public_only,omitempty"`
-}
 
 // EgressTOML renders the configuration file of the rypsok-egress that
 // rypsok starts itself, listening on socket: the [egress] DNS servers
@@ -55,22 +21,20 @@ func (c Config) EgressTOML(socket string) ([]byte, error) {
 	if socket == "" {
 		return nil, errors.New("config: egress socket: empty path")
 	}
-	out := egressOut{
-		ConfigVersion: Version,
-		Policy: egressPolicy{
+	out := egressfile.File{
+		ConfigVersion: egressfile.Version,
+		Listen:        egressfile.Listen{Socket: socket},
+		DNS:           egressfile.DNS{Servers: c.Egress.DNSServers},
+		Policy: egressfile.Policy{
 			AllowHTTP: c.Egress.AllowHTTP,
-			Allow:     c.Egress.AllowRaw,
-			Deny:      c.Egress.DenyRaw,
+			Allow:     c.Egress.Allow.Strings(),
+			Deny:      c.Egress.Deny.Strings(),
 			CAFile:    c.Egress.CAFile,
 		},
-		Logging: egressLogging{Level: c.LogLevel.String()},
+		Logging: egressfile.Logging{Level: c.LogLevel.String()},
 		Engines: c.egressEngines(),
 	}
-	out.Listen.Socket = socket
-	if len(c.Egress.DNSServers) > 0 {
-		out.DNS = &egressDNS{Servers: c.Egress.DNSServers}
-	}
-	data, err := toml.Marshal(out)
+	data, err := out.Marshal()
 	if err != nil {
 		return nil, fmt.Errorf("config: egress configuration: %w", err)
 	}
@@ -78,14 +42,14 @@ func (c Config) EgressTOML(socket string) ([]byte, error) {
 }
 
 // egressEngines returns the [engines.<id>] tables of the active engines.
-func (c Config) egressEngines() map[string]egressEngineTable {
-	tables := map[string]egressEngineTable{}
+func (c Config) egressEngines() map[string]egressfile.Engine {
+	tables := map[string]egressfile.Engine{}
 	for _, e := range c.Engines {
 		if e.State != EngineActive {
 			continue
 		}
 		if e.Endpoint != nil {
-			tables[e.ID] = egressEngineTable{Endpoint: e.EndpointRaw}
+			tables[e.ID] = egressfile.Engine{Endpoint: e.EndpointURL()}
 			continue
 		}
 		t, ok := LookupType(e.Type)
@@ -93,7 +57,7 @@ func (c Config) egressEngines() map[string]egressEngineTable {
 		if !ok || len(urls) == 0 {
 			continue
 		}
-		tables[e.ID] = egressEngineTable{Endpoint: urls[0], Endpoints: urls[1:], PublicOnly: true}
+		tables[e.ID] = egressfile.Engine{Endpoint: urls[0], Endpoints: urls[1:], PublicOnly: true}
 	}
 	return tables
 }

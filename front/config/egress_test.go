@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	egressconfig "github.com/rypsok/rypsok/egress/config"
-	"github.com/rypsok/rypsok/egress/policy"
 	"github.com/rypsok/rypsok/shared/contract"
+	"github.com/rypsok/rypsok/shared/egressfile"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
 const testSocket = "/tmp/rypsok-test/egress.sock"
@@ -64,34 +64,45 @@ func TestEgressTOMLRoundTrip(t *testing.T) {
 	}
 }
 
+// egressRead is the egress configuration c writes, as rypsok-egress reads
+// it: the shared schema and the policy it makes.
+type egressRead struct {
+	egressfile.File
+	Policy policy.Config
+}
+
 // egressOf returns the egress configuration c writes, as the egress
 // reads it, and the file itself.
-func egressOf(t *testing.T, c Config) (egressconfig.Config, []byte) {
+func egressOf(t *testing.T, c Config) (egressRead, []byte) {
 	t.Helper()
 	data, err := c.EgressTOML(testSocket)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := egressconfig.Parse(data)
+	f, err := egressfile.Decode(data)
 	if err != nil {
 		t.Fatalf("the egress refuses it: %v\n%s", err, data)
 	}
-	return got, data
+	pc, err := f.PolicyConfig()
+	if err != nil {
+		t.Fatalf("the egress refuses its policy: %v\n%s", err, data)
+	}
+	return egressRead{File: f, Policy: pc}, data
 }
 
-func checkEgressConfig(t *testing.T, got egressconfig.Config, c Config, engines map[string][]policy.Endpoint) {
+func checkEgressConfig(t *testing.T, got egressRead, c Config, engines map[string][]policy.Endpoint) {
 	t.Helper()
-	if got.Socket != testSocket {
-		t.Errorf("socket: got %q, want %q", got.Socket, testSocket)
+	if got.Listen.Socket != testSocket {
+		t.Errorf("socket: got %q, want %q", got.Listen.Socket, testSocket)
 	}
-	if !slices.Equal(got.DNSServers, c.Egress.DNSServers) {
-		t.Errorf("dns servers: got %q, want %q", got.DNSServers, c.Egress.DNSServers)
+	if !slices.Equal(got.DNS.Servers, c.Egress.DNSServers) {
+		t.Errorf("dns servers: got %q, want %q", got.DNS.Servers, c.Egress.DNSServers)
 	}
 	if got.Policy.AllowHTTP != c.Egress.AllowHTTP || !slices.Equal(got.Policy.Allow, c.Egress.Allow) || !slices.Equal(got.Policy.Deny, c.Egress.Deny) {
 		t.Errorf("policy: got %v %v %v, want %v %v %v", got.Policy.AllowHTTP, got.Policy.Allow, got.Policy.Deny, c.Egress.AllowHTTP, c.Egress.Allow, c.Egress.Deny)
 	}
-	if got.CAFile != c.Egress.CAFile || got.LogLevel != c.LogLevel {
-		t.Errorf("ca_file, level: got %q %v, want %q %v", got.CAFile, got.LogLevel, c.Egress.CAFile, c.LogLevel)
+	if got.File.Policy.CAFile != c.Egress.CAFile || got.Logging.Level != c.LogLevel.String() {
+		t.Errorf("ca_file, level: got %q %v, want %q %v", got.File.Policy.CAFile, got.Logging.Level, c.Egress.CAFile, c.LogLevel)
 	}
 	if !reflect.DeepEqual(got.Policy.Engines, engines) {
 		t.Errorf("engines:\n got %+v\nwant %+v", got.Policy.Engines, engines)
@@ -137,9 +148,9 @@ func TestEgressTOMLQuotesValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := egressconfig.Parse(data)
-	if err != nil || got.Socket != dir+"/egress.sock" {
-		t.Errorf("got %q, %v; want the socket path back unchanged\n%s", got.Socket, err, data)
+	got, err := egressfile.Decode(data)
+	if err != nil || got.Listen.Socket != dir+"/egress.sock" {
+		t.Errorf("got %q, %v; want the socket path back unchanged\n%s", got.Listen.Socket, err, data)
 	}
 }
 

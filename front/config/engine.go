@@ -9,8 +9,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/rypsok/rypsok/egress/policy"
 	"github.com/rypsok/rypsok/shared/contract"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
 // maxWeight is the highest rank-fusion weight of an engine.
@@ -54,10 +54,8 @@ type Engine struct {
 	// Endpoint replaces the provider's base URL; nil (the default) means
 	// the type's own endpoints (Type.DefaultEndpoints). A type with
 	// EndpointRequired has none of its own: its engines are refused
-	// without an endpoint. EndpointRaw is the endpoint as written, "" when
-	// nil.
-	Endpoint    *policy.Endpoint
-	EndpointRaw string
+	// without an endpoint.
+	Endpoint *policy.Endpoint
 	// KeyEnv and KeyFile say where the credential is read: an environment
 	// variable or a file. At most one is set; a keyed type setting neither
 	// reads its Type.KeyEnv.
@@ -149,7 +147,7 @@ func (p *problems) engine(id string, f engineFile, env func(string) string) Engi
 	e.KeyEnv, e.KeyFile = p.keySource(field, f, t)
 	switch {
 	case f.Endpoint != "":
-		e.Endpoint, e.EndpointRaw = p.endpoint(field+".endpoint", f.Endpoint), f.Endpoint
+		e.Endpoint = p.endpoint(field+".endpoint", f.Endpoint)
 	case t.EndpointRequired:
 		p.add(field+".endpoint", "required for type %s: the URL of the operator's own instance, such as \"https://searx.example.org\"", t.Name)
 	}
@@ -309,3 +307,12 @@ func readSmallFile(path string, limit int64) ([]byte, error) {
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+
+// EndpointURL is the engine's configured endpoint as a URL, "" when it has
+// none (Endpoint nil).
+func (e Engine) EndpointURL() string {
+	if e.Endpoint == nil {
+		return ""
+	}
+	return e.Endpoint.String()
+}

@@ -190,7 +190,7 @@ func TestSearXNGEngine(t *testing.T) {
 	}
 	e := c.Engines[0]
 	if e.State != EngineActive || e.KeyEnv != "" || e.Credential != "" || !slices.Equal(e.Categories, []string{"general"}) ||
-		e.Endpoint == nil || e.EndpointRaw != "https://searx.example.org/searxng" {
+		e.Endpoint == nil || e.EndpointURL() != "https://searx.example.org/searxng" {
 		t.Errorf("got %+v, want an active keyless general engine at its endpoint", e)
 	}
 	ty, ok := LookupType("searxng")

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rypsok/rypsok/egress/policy"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
 // ddgEngine is a configuration table of one DuckDuckGo engine.

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rypsok/rypsok/egress/policy"
 	"github.com/rypsok/rypsok/front/response"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
 // hostile pages (REQ-TEST-004/006): every one ends within the call's

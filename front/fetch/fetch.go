@@ -43,7 +43,6 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/rypsok/rypsok/egress/policy"
 	"github.com/rypsok/rypsok/front/boundary"
 	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/extract"
@@ -52,6 +51,7 @@ import (
 	"github.com/rypsok/rypsok/front/robots"
 	"github.com/rypsok/rypsok/front/secrets"
 	"github.com/rypsok/rypsok/shared/limits"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
 // Request is one web_fetch call's arguments. MaxChars zero means the

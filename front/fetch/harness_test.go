@@ -11,10 +11,10 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/rypsok/rypsok/egress/egresstest"
-	"github.com/rypsok/rypsok/egress/policy"
 	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/outbound"
 	"github.com/rypsok/rypsok/front/response"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
 // site is a loopback web site that counts the requests reaching it.

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rypsok/rypsok/egress/policy"
 	"github.com/rypsok/rypsok/front/response"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
 // TestRobotsTxtThatCannotBeRead reproduces issue 15's finding: a page

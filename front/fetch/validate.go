@@ -8,11 +8,11 @@ import (
 
 	"golang.org/x/net/idna"
 
-	"github.com/rypsok/rypsok/egress/hostname"
-	"github.com/rypsok/rypsok/egress/policy"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/shared/contract"
+	"github.com/rypsok/rypsok/shared/hostname"
 	"github.com/rypsok/rypsok/shared/limits"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
 // target is a URL that passed validation, with its parsed host and port.

@@ -12,12 +12,12 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/rypsok/rypsok/egress/egresstest"
-	"github.com/rypsok/rypsok/egress/policy"
 	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/engine"
 	"github.com/rypsok/rypsok/front/engine/drivers"
 	"github.com/rypsok/rypsok/front/outbound"
 	"github.com/rypsok/rypsok/shared/contract"
+	"github.com/rypsok/rypsok/shared/policy"
 )
 
 // fake is a loopback engine: it answers with whatever its handler says

@@ -8,7 +8,7 @@ import (
 
 	"github.com/rypsok/rypsok/front/boundary"
 	"github.com/rypsok/rypsok/front/secrets"
-	"github.com/rypsok/rypsok/shared/readme"
+	"github.com/rypsok/rypsok/internal/readme"
 )
 
 var update = flag.Bool("update", false, "rewrite the README's generated sections")

@@ -156,7 +156,7 @@ func liveSearch(t *testing.T, cfg config.Config, id string, env func(string) str
 		ua = "rypsok/live-test (+https://github.com/rypsok/rypsok; " + contact + ")"
 	}
 	d, err := New(ec.Type, engine.Config{
-		ID: ec.ID, Endpoint: ec.EndpointRaw, Credential: ec.Credential,
+		ID: ec.ID, Endpoint: ec.EndpointURL(), Credential: ec.Credential,
 		UserAgent: ua, Languages: cfg.Search.Languages,
 	})
 	if err != nil {

@@ -4,8 +4,8 @@ import (
 	"net/netip"
 	"testing"
 
-	"github.com/rypsok/rypsok/egress/hostname"
 	"github.com/rypsok/rypsok/shared/contract"
+	"github.com/rypsok/rypsok/shared/hostname"
 )
 
 func mustEndpoint(t *testing.T, raw string, publicOnly bool) Endpoint {

@@ -11,8 +11,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/rypsok/rypsok/egress/hostname"
 	"github.com/rypsok/rypsok/shared/contract"
+	"github.com/rypsok/rypsok/shared/hostname"
 	"github.com/rypsok/rypsok/shared/limits"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rypsok/rypsok/shared/readme"
+	"github.com/rypsok/rypsok/internal/readme"
 )
 
 var update = flag.Bool("update", false, "rewrite the README's range table")

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rypsok/rypsok/egress/hostname"
+	"github.com/rypsok/rypsok/shared/hostname"
 )
 
 // ErrBadRule is wrapped by every error of ParseRule and ParseRules.
@@ -236,6 +236,18 @@ func ParseRules(ss []string) (Rules, error) {
 		rs = append(rs, r)
 	}
 	return rs, nil
+}
+
+// Strings returns the rules in canonical form (Rule.String), nil for none.
+func (rs Rules) Strings() []string {
+	if len(rs) == 0 {
+		return nil
+	}
+	ss := make([]string, len(rs))
+	for i, r := range rs {
+		ss[i] = r.String()
+	}
+	return ss
 }
 
 // MatchName reports whether a name or wildcard rule matches name on port.

@@ -2,9 +2,10 @@ package policy
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
 
-	"github.com/rypsok/rypsok/egress/hostname"
+	"github.com/rypsok/rypsok/shared/hostname"
 	"github.com/rypsok/rypsok/shared/limits"
 )
 
@@ -71,6 +72,20 @@ func parseEndpoint(raw string) (Endpoint, string) {
 		port = defaultPort(u.Scheme)
 	}
 	return Endpoint{Scheme: u.Scheme, Host: h, Port: port, PathPrefix: path}, ""
+}
+
+// String returns the endpoint as a URL that ParseEndpoint parses back to
+// the same Endpoint (PublicOnly aside): "https://host[:port][/prefix]",
+// the host canonical, the port written only when it is not the scheme's.
+func (ep Endpoint) String() string {
+	host := ep.Host.String()
+	if ep.Host.Addr.Is6() {
+		host = "[" + host + "]"
+	}
+	if ep.Port != defaultPort(ep.Scheme) {
+		host += ":" + strconv.Itoa(int(ep.Port))
+	}
+	return ep.Scheme + "://" + host + ep.PathPrefix
 }
 
 // defaultPort returns the port a URL of scheme means without one.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rypsok/rypsok/egress/hostname"
+	"github.com/rypsok/rypsok/shared/hostname"
 )
 
 func TestParseEndpointAccepts(t *testing.T) {
@@ -36,6 +36,9 @@ func TestParseEndpointAccepts(t *testing.T) {
 			}
 			if got != tc.want {
 				t.Errorf("ParseEndpoint(%q) = %+v, want %+v", tc.in, got, tc.want)
+			}
+			if back, err := ParseEndpoint(got.String()); err != nil || back != got {
+				t.Errorf("ParseEndpoint(%q.String() = %q) = %+v, %v", tc.in, got.String(), back, err)
 			}
 		})
 	}
