@@ -54,7 +54,7 @@ func matchGoogle(t string, i int) (int, Kind) {
 		return -1, none
 	}
 	j := i + 4
-	e := word.run(t, j)
+	e := word.upTo(t, j, 35)
 	if e-j != 35 || !plausible(t[j:e]) {
 		return -1, none
 	}
@@ -103,7 +103,7 @@ func matchGitHub(t string, i int) (int, Kind) {
 			return e, KindGitHubToken
 		}
 	}
-	e := alnum.run(t, j)
+	e := alnum.upTo(t, j, 76)
 	n := e - j
 	if (n != 36 && (n != 76 || t[i+2] != 'r')) || !endsWord(t, e) || !base62CRCOK(t[j:e]) {
 		return -1, none
@@ -135,11 +135,11 @@ func statelessGitHubEnd(t string, j int) int {
 // (2022-10-18); GitHub Docs, "About authentication to GitHub"; the above.
 func matchGitHubFineGrained(t string, i int) (int, Kind) {
 	j := i + len("github_pat_")
-	a := alnum.run(t, j)
+	a := alnum.upTo(t, j, 22)
 	if a-j != 22 || a >= len(t) || t[a] != '_' {
 		return -1, none
 	}
-	b := alnum.run(t, a+1)
+	b := alnum.upTo(t, a+1, 59)
 	if b-(a+1) != 59 || !endsWord(t, b) {
 		return -1, none
 	}
@@ -164,7 +164,7 @@ func matchNPM(t string, i int) (int, Kind) {
 		return -1, none
 	}
 	j := i + 4
-	e := alnum.run(t, j)
+	e := alnum.upTo(t, j, 36)
 	if e-j != 36 || !endsWord(t, e) || !base62CRCOK(t[j:e]) {
 		return -1, none
 	}
@@ -230,7 +230,8 @@ func matchGitLab(t string, i int) (int, Kind) {
 			continue
 		}
 		j := i + len(p.prefix)
-		if e := routableEnd(t, i, j, p.prefix == "glrt-"); e > 0 {
+		run := word.upTo(t, j, 310) // the longest routable payload
+		if e := routableEnd(t, i, j, run, p.prefix == "glrt-"); e > 0 {
 			return e, KindGitLabToken
 		}
 		if p.prefix == "glcbt-" {
@@ -238,7 +239,7 @@ func matchGitLab(t string, i int) (int, Kind) {
 				return e, KindGitLabToken
 			}
 		}
-		e := word.run(t, j)
+		e := min(run, j+65) // the longest legacy body is 64
 		b := t[j:e]
 		ok := len(b) == p.length
 		if p.body != nil {
@@ -252,10 +253,10 @@ func matchGitLab(t string, i int) (int, Kind) {
 	return -1, none
 }
 
-// routableEnd returns the end of a routable GitLab token that starts at i
-// and whose prefix ends at j, or -1.
-func routableEnd(t string, i, j int, runner bool) int {
-	b := word.run(t, j)
+// routableEnd returns the end of a routable GitLab token that starts at i,
+// whose prefix ends at j and whose payload could end at b (word.upTo, to
+// 310), or -1.
+func routableEnd(t string, i, j, b int, runner bool) int {
 	if b-j < 27 || b-j > 310 || b >= len(t) || t[b] != '.' {
 		return -1
 	}
@@ -327,7 +328,7 @@ func segmentsEnd(t string, j int, sep byte, shape ...seg) (int, string) {
 			}
 			e = j + len(sh.text)
 		} else {
-			e = sh.c.run(t, j)
+			e = sh.c.upTo(t, j, sh.max)
 			if e-j < sh.min || e-j > sh.max {
 				return -1, ""
 			}
@@ -475,7 +476,7 @@ func matchStripe(t string, i int) (int, Kind) {
 		return -1, none
 	}
 	j := i + 8
-	e := alnum.run(t, j)
+	e := alnum.upTo(t, j, 128)
 	if n := e - j; n < 24 || n > 128 || !endsWord(t, e) || !plausible(t[j:e]) {
 		return -1, none
 	}
@@ -519,7 +520,7 @@ func matchOpenAI(t string, j int) (int, Kind) {
 		}
 	}
 	k := j + len(label)
-	e := word.run(t, k)
+	e := word.upTo(t, k, 2*74+8)
 	r := t[k:e]
 	if label == "" {
 		if len(r) == 48 && r[20:28] == openAIMarker && alnum.all(r) {
@@ -558,10 +559,12 @@ func matchAnthropic(t string, j int) (int, Kind) {
 			continue
 		}
 		k := j + len(v)
-		e := word.run(t, k)
+		e := word.upTo(t, k, 95)
 		r := t[k:e]
 		ok := len(r) == 95 && strings.HasSuffix(r, "AA")
 		if v == "oat01-" || v == "ort01-" {
+			e = word.run(t, k)
+			r = t[k:e]
 			ok = len(r) >= 40
 		}
 		if ok && plausible(r) {
@@ -594,7 +597,7 @@ func matchHuggingFace(t string, i int) (int, Kind) {
 	default:
 		return -1, none
 	}
-	e := word.run(t, j)
+	e := word.upTo(t, j, 34)
 	if e-j != 34 || !letter.all(t[j:e]) || !plausible(t[j:e]) {
 		return -1, none
 	}
@@ -615,11 +618,11 @@ func matchSendGrid(t string, i int) (int, Kind) {
 		return -1, none
 	}
 	j := i + 3
-	a := word.run(t, j)
+	a := word.upTo(t, j, 22)
 	if a-j != 22 || a >= len(t) || t[a] != '.' {
 		return -1, none
 	}
-	b := word.run(t, a+1)
+	b := word.upTo(t, a+1, 43)
 	if b-(a+1) != 43 || !plausible(t[j:a]) || !plausible(t[a+1:b]) {
 		return -1, none
 	}
@@ -641,7 +644,7 @@ func matchTwilio(t string, i int) (int, Kind) {
 		return -1, none
 	}
 	j := i + 2
-	e := word.run(t, j)
+	e := word.upTo(t, j, 32)
 	if e-j != 32 || !hexDigit.all(t[j:e]) || !plausible(t[j:e]) {
 		return -1, none
 	}

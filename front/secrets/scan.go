@@ -104,6 +104,17 @@ func (c *class) run(t string, i int) int {
 	return i
 }
 
+// upTo returns the end of the run of bytes of c starting at i, or i+n+1
+// if that run is longer than n: enough to tell a run of at most n bytes
+// from a longer one without reading the longer one to its end.
+func (c *class) upTo(t string, i, n int) int {
+	end := min(len(t), i+n+1)
+	for i < end && c[t[i]] {
+		i++
+	}
+	return i
+}
+
 // all reports whether every byte of s is in c.
 func (c *class) all(s string) bool {
 	for i := 0; i < len(s); i++ {
