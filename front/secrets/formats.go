@@ -7,7 +7,10 @@ package secrets
 // credential starts a word and ends one (startsWord, endsWord): the bytes
 // around it are not token bytes [A-Za-z0-9_-].
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 const none = Kind("")
 
@@ -682,35 +685,36 @@ type pemState struct{ noFooter [len(pemLabels)]bool }
 
 // match finds PEM private-key headers: "-----BEGIN ", an optional label
 // (RSA, EC, DSA, OPENSSH, ENCRYPTED, or PGP with " BLOCK" after KEY),
-// "PRIVATE KEY", "-----". The header alone is reported, wherever it is.
-// The finding extends over the key: to the matching "-----END …-----"
-// footer if there is one, otherwise over the base64 lines that follow
-// (runs of at least 16 characters of [A-Za-z0-9+/=], separated by
-// whitespace), so that masking removes the key material too.
+// "PRIVATE KEY", "-----". A space of the header may also be a soft
+// boundary (see scan), so that a header whose spaces are no-break spaces,
+// and whose dashes hold a line break, is one. The header
+// alone is reported, wherever it is. The finding extends over the key: to
+// the matching "-----END …-----" footer if there is one, otherwise over
+// the base64 lines that follow (runs of at least 16 characters of
+// [A-Za-z0-9+/=], separated by whitespace), so that masking removes the
+// key material too.
 //
 // Confirmation: structure (the exact header).
 //
 // Sources: RFC 7468 (textual encodings, §10 "PRIVATE KEY", §11
 // "ENCRYPTED PRIVATE KEY"); RFC 4880 §6.2 (PGP armor); OpenSSH
 // PROTOCOL.key; gitleaks rules/privatekey.go.
-func (p *pemState) match(t string, i int) (int, Kind) {
+func (p *pemState) match(t string, i int, soft []int) (int, Kind) {
 	const begin, key, dashes = "-----BEGIN ", "PRIVATE KEY", "-----"
-	if !hasPrefixAt(t, i, begin) {
+	j := spacedAt(t, i, begin, soft)
+	if j < 0 {
 		return -1, none
 	}
-	j := i + len(begin)
 	for n, l := range pemLabels {
-		k := j + len(l)
-		if !hasPrefixAt(t, j, l) || !hasPrefixAt(t, k, key) {
+		k := spacedAt(t, j, l+key, soft)
+		if k < 0 {
 			continue
 		}
-		k += len(key)
 		label := l + key
 		if l == "PGP " {
-			if !hasPrefixAt(t, k, " BLOCK") {
+			if k = spacedAt(t, k, " BLOCK", soft); k < 0 {
 				continue
 			}
-			k += len(" BLOCK")
 			label += " BLOCK"
 		}
 		if !hasPrefixAt(t, k, dashes) {
@@ -719,6 +723,24 @@ func (p *pemState) match(t string, i int) (int, Kind) {
 		return p.extend(t, k+len(dashes), n, label), KindPrivateKey
 	}
 	return -1, none
+}
+
+// spacedAt returns the end of p in t at j, where a space of p may also be
+// a soft boundary (an offset in soft, ascending), or -1.
+func spacedAt(t string, j int, p string, soft []int) int {
+	for x := 0; x < len(p); x++ {
+		switch {
+		case j < len(t) && t[j] == p[x]:
+			j++
+		case p[x] == ' ':
+			if _, ok := slices.BinarySearch(soft, j); !ok {
+				return -1
+			}
+		default:
+			return -1
+		}
+	}
+	return j
 }
 
 // extend returns the end of the key whose header ends at h.
