@@ -31,14 +31,17 @@ func scan(t string, soft []int) []match {
 	s := scanner{t: t, soft: soft, hard: -1}
 	for i := 0; i < len(t); {
 		// Only a PEM header may start inside a word.
-		if t[i] != '-' && !startsWord(t, i) && !s.afterBlank(i) {
-			i++
-			continue
-		}
-		if end, kind := s.at(i); end > i {
-			out = append(out, match{i, end, kind})
-			i = end
-			continue
+		c := t[i]
+		if c == '-' || anchors[c] && (startsWord(t, i) || len(soft) > 0 && s.afterBlank(i)) {
+			at := s.match // without soft boundaries, at is match
+			if len(soft) > 0 {
+				at = s.at
+			}
+			if end, kind := at(t, i); end > i {
+				out = append(out, match{i, end, kind})
+				i = end
+				continue
+			}
 		}
 		i++
 	}
@@ -92,8 +95,8 @@ func (s *scanner) afterBlank(i int) bool {
 	return s.next < len(s.soft) && s.soft[s.next] == i
 }
 
-// at returns the end and kind of the credential that starts at t[i], or
-// -1. A credential reads through soft boundaries ("ghp_abc" + line break +
+// at returns the end and kind of the credential that starts at t[i] (t is
+// s.t), or -1. A credential reads through soft boundaries ("ghp_abc" + line break +
 // "def…"), may end at one that is followed by a word, and may start at one
 // glued to a word before it; so it is looked for in t read through every
 // soft boundary, then in t cut at each soft boundary from minLength bytes
@@ -103,9 +106,8 @@ func (s *scanner) afterBlank(i int) bool {
 // within maxSpan; a match reaching that bound is refused, since the bound
 // is no boundary. A PEM header is read in the whole text, where its footer
 // is.
-func (s *scanner) at(i int) (int, Kind) {
-	t := s.t
-	if len(s.soft) == 0 || t[i] == '-' {
+func (s *scanner) at(t string, i int) (int, Kind) {
+	if t[i] == '-' {
 		return s.match(t, i)
 	}
 	afterBlank := s.afterBlank(i) // which also brings s.next to i
@@ -156,6 +158,14 @@ var starts = [256][]func(t string, i int) (int, Kind){
 	'S': {matchSendGrid, matchTwilio},
 	'e': {matchJWT},
 }
+
+// anchors is the set of bytes some format starts with, PEM's "-" aside.
+var anchors = func() (c class) {
+	for b, ms := range starts {
+		c[b] = len(ms) > 0
+	}
+	return c
+}()
 
 // match tries the matchers for the byte t[i]; the first that matches wins.
 // t is s.t or a part of it; a PEM header is only looked for in s.t itself.
