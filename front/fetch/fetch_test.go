@@ -190,6 +190,35 @@ func TestRefusedBeforeRequest(t *testing.T) {
 	}
 }
 
+// TestDisguisedSecretsInTheURLAreRefused fetches, through web_fetch's
+// pipeline, URLs whose credential is disguised as issue 15's attacks were:
+// each passed the check before. Each is refused with the position of the
+// credential in the URL as the caller wrote it, and no request is made.
+func TestDisguisedSecretsInTheURLAreRefused(t *testing.T) {
+	s := newSite(t)
+	p := setup(t, []*site{s}, func(o *Options) { o.Config.Privacy.SecretDetection = config.SecretRefuse })
+	cases := []struct {
+		name, url string
+		position  int
+	}{
+		// %252541 is "A" percent-encoded three times.
+		{"a query percent-encoded three times", s.url("/?key=%252541KIAIOSFODNN7EXAMPLE"), len(s.url("/?key="))},
+		{"fullwidth letters in a query", s.url("/?key=ＡＫＩＡＩＯＳＦＯＤＮＮ７ＥＸＡＭＰＬＥ"), len(s.url("/?key="))},
+		{"an encoded line break inside", s.url("/?key=AKIAIOSFOD%0ANN7EXAMPLE"), len(s.url("/?key="))},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := mustFail(t, p, Request{URL: c.url}, response.KindDenied, response.ReasonSecretInURL)
+			if e.Body.Detail.Kind != "aws_access_key_id" || e.Body.Detail.Position == nil || *e.Body.Detail.Position != c.position {
+				t.Errorf("detail %+v, want aws_access_key_id at %d", e.Body.Detail, c.position)
+			}
+		})
+	}
+	if n := s.requests.Load(); n != 0 {
+		t.Errorf("%d requests reached the site", n)
+	}
+}
+
 func TestHTTPUpgrade(t *testing.T) {
 	p := setup(t, nil, func(o *Options) { o.Config.Egress.AllowHTTP = false })
 	tg, e := p.validate("http://example.org:80/a?b#c")

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"encoding/base64"
 	"net/http"
 	"strings"
 	"testing"
@@ -227,6 +228,46 @@ func TestSecretsInTheQuery(t *testing.T) {
 			}
 			if masked != (tc.mode == config.SecretMask) {
 				t.Errorf("credential_masked notice %v in mode %s", masked, tc.mode)
+			}
+		})
+	}
+}
+
+// TestDisguisedSecretsInTheQueryAreRefused sends, through web_search's
+// pipeline, a credential disguised as issue 15's attacks were: each one
+// passed the check before. Each is refused with the position of the
+// credential in the query as the caller wrote it, and nothing leaves.
+func TestDisguisedSecretsInTheQueryAreRefused(t *testing.T) {
+	const key = "AKIAIOSFODNN7EXAMPLE" // AWS's documented example key id: the real format
+	fullwidth := strings.Map(func(r rune) rune { return r - '!' + 0xFF01 }, key)
+	b64 := base64.RawURLEncoding.EncodeToString
+	jwt := b64([]byte(`{"alg":"HS256","typ":"JWT"}`)) + "%2E" + b64([]byte(`{"sub":"1234567890"}`)) + "%2E" + "c2lnbmF0dXJl"
+	cases := []struct {
+		name, query string
+		kind        string
+		position    int
+	}{
+		{"a line break inside", "token AKIAIOSFOD\nNN7EXAMPLE leaked", "aws_access_key_id", 6},
+		{"a line separator inside", "token AKIAIOSFOD\u2028NN7EXAMPLE leaked", "aws_access_key_id", 6},
+		{"a braille pattern blank inside", "token AKIAIOSFOD\u2800NN7EXAMPLE leaked", "aws_access_key_id", 6},
+		{"an ideographic space inside", "token AKIAIOSFOD\u3000NN7EXAMPLE leaked", "aws_access_key_id", 6},
+		{"a no-break space inside", "token AKIAIOSFOD\u00a0NN7EXAMPLE leaked", "aws_access_key_id", 6},
+		{"a combining mark inside", "token AKIAIOSFOD\u0301NN7EXAMPLE leaked", "aws_access_key_id", 6},
+		{"fullwidth letters after fullwidth words", "ｔｏｋｅｎ " + fullwidth + " leaked", "aws_access_key_id", 6},
+		{"glued to words by line breaks", "token\nAKIAIOSFOD\nNN7EXAMPLE\nleaked", "aws_access_key_id", 6},
+		{"a JWT whose dots are %2E", "decode " + jwt, "jwt", 7},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			wiki := newFake(t, wikipedia(wikiHit{"A", "a"}))
+			p := pipeline(t, Options{Secrets: config.SecretRefuse}, engineSpec{"wikipedia", "wikipedia", general, wiki})
+			_, err := p.Search(context.Background(), req(c.query))
+			if err == nil || err.Body.Kind != response.KindDenied || err.Body.Detail.Reason != response.ReasonSecretInQuery ||
+				err.Body.Detail.Kind != c.kind || err.Body.Detail.Position == nil || *err.Body.Detail.Position != c.position {
+				t.Fatalf("Search(%q) = %v, want denied secret_in_query, %s at %d", c.query, err, c.kind, c.position)
+			}
+			if n := wiki.requests.Load(); n != 0 {
+				t.Errorf("%d engine requests, want none", n)
 			}
 		})
 	}

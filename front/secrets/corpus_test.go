@@ -1,6 +1,8 @@
 package secrets
 
 import (
+	"encoding/base64"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -77,6 +79,23 @@ var ordinary = []string{
 	"emoji 🔑🗝️ key rings",
 	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
 	strings.Repeat("abcdefghijklmnopqrstuvwxyz", 8),
+	// Prose with line breaks, no-break and ideographic spaces, fullwidth
+	// text, combining marks and escapes, and JWT-like text whose parts
+	// are not JSON: blanks are read through and forms folded, and
+	// nothing is found in them.
+	"ASIA\nPACIFIC\nECONOMIC\nCOOPERATION\nSUMMIT",
+	"weather\u00a0in\u00a0Helsinki\u00a0tomorrow\r\nbest pizza\u2028near me",
+	"sk_live_\u00a0vs\u00a0sk_test_\u3000stripe\u2800keys",
+	"AKIA\u00a0prefix\nmeaning\naws\u202fIAM\u2007user",
+	"ｆｕｌｌｗｉｄｔｈ　ｓｅａｒｃｈ　ｑｕｅｒｙ　ｔｏｋｙｏ　ｔｏｗｅｒ",
+	"ＧＨＰ＿ ｔｏｋｅｎ ｆｏｒｍａｔ ＡＫＩＡ ＳＫ１２３",
+	"cafe\u0301 re\u0301sume\u0301 nai\u0308ve jalapen\u0303o",
+	"ghp%5Fabcdefghijklmnopqrstuvwxyz0123456789",
+	"https://example.com/?q=ghp_%2520token%2520format&t=%25252F",
+	"eyJustText．eyMoreText．sig",
+	"eyJhbGciOiJIUzI1NiJ9%2E" + base64.RawURLEncoding.EncodeToString([]byte(`{"sub":`)) + "%2Esig",
+	"eyJhbGciOiJIUzI1NiJ9．" + base64.RawURLEncoding.EncodeToString([]byte(`["a","b"]`)) + "．sig",
+	"sha256\ne3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\nuuid\u00a0123e4567-e89b-12d3-a456-426614174000",
 }
 
 func TestOrdinaryTextHasNoFindings(t *testing.T) {
@@ -90,5 +109,96 @@ func TestOrdinaryTextHasNoFindings(t *testing.T) {
 		if got := FindInURL(s); got != nil {
 			t.Errorf("FindInURL(%q) = %v, want none", s, got)
 		}
+	}
+}
+
+// TestOrdinaryTextWithBlanksHasNoFindings reads the corpus with its
+// spaces replaced by each blank that matching reads through, and with no
+// spaces at all: reading through blanks joins words, and joined words of
+// ordinary text are still no credential.
+func TestOrdinaryTextWithBlanksHasNoFindings(t *testing.T) {
+	for _, b := range []string{"\n", "\r\n", "\u00a0", "\u2028", "\u3000", "\u2800", ""} {
+		for _, s := range ordinary {
+			in := strings.ReplaceAll(s, " ", b)
+			if got := FindInURL(in); got != nil {
+				t.Errorf("FindInURL(%q) = %v, want none", in, got)
+			}
+		}
+	}
+}
+
+// evasions are credentials disguised by a character a reader skips or
+// folds, each as it was sent through the running server in issue 15
+// (before, each passed the check): every one must be found, at its
+// position in characters of the string as written.
+func evasions() []findCase {
+	gh := githubToken("ghp_", 21, 30)
+	j := jwtHS256(22)
+	cut := func(s, in string) string { return s[:len(s)/2] + in + s[len(s)/2:] }
+	long := jwt(`{"alg":"RS256","typ":"JWT"}`, `{"sub":"`+rnd(27, digits, 10)+`","pad":"`+rnd(28, alphaNum, 600)+`"}`, rnd(29, base64URL, 342))
+	wrap := func(s string, n int) string {
+		var lines []string
+		for ; len(s) > n; s = s[n:] {
+			lines = append(lines, s[:n])
+		}
+		return strings.Join(append(lines, s), "\n")
+	}
+	return []findCase{
+		found("a token with a line break inside is found", KindGitHubToken, "token ", cut(gh, "\n"), ""),
+		found("a token with a CR LF inside is found", KindGitHubToken, "token ", cut(gh, "\r\n"), ""),
+		found("a token with a line separator U+2028 inside is found", KindGitHubToken, "", cut(gh, "\u2028"), ""),
+		found("a token with a braille pattern blank U+2800 inside is found", KindGitHubToken, "", cut(gh, "\u2800"), ""),
+		found("a token with an ideographic space U+3000 inside is found", KindGitHubToken, "日本 ", cut(gh, "\u3000"), ""),
+		found("a token with a no-break space inside is found", KindGitHubToken, "", cut(gh, "\u00a0"), ""),
+		found("a token with a combining acute accent inside is found", KindGitHubToken, "", cut(gh, "\u0301"), ""),
+		found("a token in fullwidth letters is found", KindGitHubToken, "ｔｏｋｅｎ ", fullwidth(gh), ""),
+		found("an AWS key id in fullwidth letters is found", KindAWSAccessKeyID, "", fullwidth(awsKey("AKIA", 23)), ""),
+		found("a JWT whose dots are %2E is found", KindJWT, "Bearer ", strings.ReplaceAll(j, ".", "%2E"), ""),
+		found("a JWT whose dots are fullwidth full stops U+FF0E is found", KindJWT, "", strings.ReplaceAll(j, ".", "．"), ""),
+		found("a token broken by a line break and glued to words by others is found", KindGitHubToken, "see\n", cut(gh, "\n"), "\nthanks"),
+		found("a token broken by many blanks is found", KindGitHubToken, "", strings.Join(strings.Split(gh, ""), "\u00a0"), ""),
+		found("a token broken by a blank and glued to a word after another is found", KindGitHubToken, "", cut(gh, "\u2028"), "\u2028glued"),
+		found("a token with a blank after each character past its 20th, glued to a word after, is found", KindGitHubToken, "",
+			gh[:20]+strings.Join(strings.Split(gh[20:], ""), "\n"), "\nglued"),
+		found("a private key header with no-break spaces is found", KindPrivateKey, "", "-----BEGIN\u00a0RSA\u00a0PRIVATE\u00a0KEY-----", ""),
+		found("a private key header with no-break spaces and a line break in its dashes is found", KindPrivateKey, "",
+			"-\n----BEGIN\u00a0RSA\u00a0PRIVATE\u00a0KEY-----", ""),
+		found("a token whose first letter is an escape with a line separator inside is found", KindGitHubToken, "q=", "%\u202867"+gh[1:], ""),
+		// Folding must not glue a credential to what was no letter of it.
+		found("a token right after a fullwidth letter is found", KindGitHubToken, "ａ", gh, ""),
+		found("a token right before a precomposed accented letter is found", KindGitHubToken, "", gh, "é"),
+		found("a token right after a letter with a combining mark is found", KindGitHubToken, "e\u0301", gh, ""),
+		found("a long JWT right after an accented letter is found", KindJWT, "é", long, ""),
+		found("a long JWT wrapped at 76 columns after a line break is found", KindJWT, "Bearer\n", wrap(long, 76), "\n"),
+	}
+}
+
+// urlEvasions are the evasions only a URL reading finds.
+func urlEvasions() []findCase {
+	ant := anthropicKey("api03-", 24)
+	return []findCase{
+		found("a URL query percent-encoded three times is found", KindAnthropicAPIKey, "https://example.com/?key=", encode(ant, 3), ""),
+		found("a webhook URL query-escaped three times is found", KindSlackWebhook, "https://example.com/?hook=", queryEscape(slackWebhookURL(25), 3), ""),
+		found("a token percent-encoded four times is found", KindGitHubToken, "https://example.com/?t=", encode(githubToken("gho_", 26, 30), 4), "&u=1"),
+	}
+}
+
+func TestEvasionsAreFound(t *testing.T) {
+	for _, c := range evasions() {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Find(c.in); !slices.Equal(got, c.want) {
+				t.Errorf("Find(%q) = %v, want %v", c.in, got, c.want)
+			}
+			if got := Find(Mask(c.in, c.want)); got != nil {
+				t.Errorf("Find(Mask(%q)) = %v, want none", c.in, got)
+			}
+		})
+	}
+	for _, c := range append(evasions(), urlEvasions()...) {
+		t.Run("in a URL, "+c.name, func(t *testing.T) {
+			if got := FindInURL(c.in); !slices.Equal(got, c.want) {
+				t.Errorf("FindInURL(%q) = %v, want %v", c.in, got, c.want)
+			}
+		})
 	}
 }

@@ -7,7 +7,10 @@ package secrets
 // credential starts a word and ends one (startsWord, endsWord): the bytes
 // around it are not token bytes [A-Za-z0-9_-].
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 const none = Kind("")
 
@@ -54,7 +57,7 @@ func matchGoogle(t string, i int) (int, Kind) {
 		return -1, none
 	}
 	j := i + 4
-	e := word.run(t, j)
+	e := word.upTo(t, j, 35)
 	if e-j != 35 || !plausible(t[j:e]) {
 		return -1, none
 	}
@@ -103,7 +106,7 @@ func matchGitHub(t string, i int) (int, Kind) {
 			return e, KindGitHubToken
 		}
 	}
-	e := alnum.run(t, j)
+	e := alnum.upTo(t, j, 76)
 	n := e - j
 	if (n != 36 && (n != 76 || t[i+2] != 'r')) || !endsWord(t, e) || !base62CRCOK(t[j:e]) {
 		return -1, none
@@ -135,11 +138,11 @@ func statelessGitHubEnd(t string, j int) int {
 // (2022-10-18); GitHub Docs, "About authentication to GitHub"; the above.
 func matchGitHubFineGrained(t string, i int) (int, Kind) {
 	j := i + len("github_pat_")
-	a := alnum.run(t, j)
+	a := alnum.upTo(t, j, 22)
 	if a-j != 22 || a >= len(t) || t[a] != '_' {
 		return -1, none
 	}
-	b := alnum.run(t, a+1)
+	b := alnum.upTo(t, a+1, 59)
 	if b-(a+1) != 59 || !endsWord(t, b) {
 		return -1, none
 	}
@@ -164,7 +167,7 @@ func matchNPM(t string, i int) (int, Kind) {
 		return -1, none
 	}
 	j := i + 4
-	e := alnum.run(t, j)
+	e := alnum.upTo(t, j, 36)
 	if e-j != 36 || !endsWord(t, e) || !base62CRCOK(t[j:e]) {
 		return -1, none
 	}
@@ -230,7 +233,8 @@ func matchGitLab(t string, i int) (int, Kind) {
 			continue
 		}
 		j := i + len(p.prefix)
-		if e := routableEnd(t, i, j, p.prefix == "glrt-"); e > 0 {
+		run := word.upTo(t, j, 310) // the longest routable payload
+		if e := routableEnd(t, i, j, run, p.prefix == "glrt-"); e > 0 {
 			return e, KindGitLabToken
 		}
 		if p.prefix == "glcbt-" {
@@ -238,7 +242,7 @@ func matchGitLab(t string, i int) (int, Kind) {
 				return e, KindGitLabToken
 			}
 		}
-		e := word.run(t, j)
+		e := min(run, j+65) // the longest legacy body is 64
 		b := t[j:e]
 		ok := len(b) == p.length
 		if p.body != nil {
@@ -252,10 +256,10 @@ func matchGitLab(t string, i int) (int, Kind) {
 	return -1, none
 }
 
-// routableEnd returns the end of a routable GitLab token that starts at i
-// and whose prefix ends at j, or -1.
-func routableEnd(t string, i, j int, runner bool) int {
-	b := word.run(t, j)
+// routableEnd returns the end of a routable GitLab token that starts at i,
+// whose prefix ends at j and whose payload could end at b (word.upTo, to
+// 310), or -1.
+func routableEnd(t string, i, j, b int, runner bool) int {
 	if b-j < 27 || b-j > 310 || b >= len(t) || t[b] != '.' {
 		return -1
 	}
@@ -327,7 +331,7 @@ func segmentsEnd(t string, j int, sep byte, shape ...seg) (int, string) {
 			}
 			e = j + len(sh.text)
 		} else {
-			e = sh.c.run(t, j)
+			e = sh.c.upTo(t, j, sh.max)
 			if e-j < sh.min || e-j > sh.max {
 				return -1, ""
 			}
@@ -475,7 +479,7 @@ func matchStripe(t string, i int) (int, Kind) {
 		return -1, none
 	}
 	j := i + 8
-	e := alnum.run(t, j)
+	e := alnum.upTo(t, j, 128)
 	if n := e - j; n < 24 || n > 128 || !endsWord(t, e) || !plausible(t[j:e]) {
 		return -1, none
 	}
@@ -519,7 +523,7 @@ func matchOpenAI(t string, j int) (int, Kind) {
 		}
 	}
 	k := j + len(label)
-	e := word.run(t, k)
+	e := word.upTo(t, k, 2*74+8)
 	r := t[k:e]
 	if label == "" {
 		if len(r) == 48 && r[20:28] == openAIMarker && alnum.all(r) {
@@ -558,10 +562,12 @@ func matchAnthropic(t string, j int) (int, Kind) {
 			continue
 		}
 		k := j + len(v)
-		e := word.run(t, k)
+		e := word.upTo(t, k, 95)
 		r := t[k:e]
 		ok := len(r) == 95 && strings.HasSuffix(r, "AA")
 		if v == "oat01-" || v == "ort01-" {
+			e = word.run(t, k)
+			r = t[k:e]
 			ok = len(r) >= 40
 		}
 		if ok && plausible(r) {
@@ -594,7 +600,7 @@ func matchHuggingFace(t string, i int) (int, Kind) {
 	default:
 		return -1, none
 	}
-	e := word.run(t, j)
+	e := word.upTo(t, j, 34)
 	if e-j != 34 || !letter.all(t[j:e]) || !plausible(t[j:e]) {
 		return -1, none
 	}
@@ -615,11 +621,11 @@ func matchSendGrid(t string, i int) (int, Kind) {
 		return -1, none
 	}
 	j := i + 3
-	a := word.run(t, j)
+	a := word.upTo(t, j, 22)
 	if a-j != 22 || a >= len(t) || t[a] != '.' {
 		return -1, none
 	}
-	b := word.run(t, a+1)
+	b := word.upTo(t, a+1, 43)
 	if b-(a+1) != 43 || !plausible(t[j:a]) || !plausible(t[a+1:b]) {
 		return -1, none
 	}
@@ -641,7 +647,7 @@ func matchTwilio(t string, i int) (int, Kind) {
 		return -1, none
 	}
 	j := i + 2
-	e := word.run(t, j)
+	e := word.upTo(t, j, 32)
 	if e-j != 32 || !hexDigit.all(t[j:e]) || !plausible(t[j:e]) {
 		return -1, none
 	}
@@ -679,35 +685,36 @@ type pemState struct{ noFooter [len(pemLabels)]bool }
 
 // match finds PEM private-key headers: "-----BEGIN ", an optional label
 // (RSA, EC, DSA, OPENSSH, ENCRYPTED, or PGP with " BLOCK" after KEY),
-// "PRIVATE KEY", "-----". The header alone is reported, wherever it is.
-// The finding extends over the key: to the matching "-----END …-----"
-// footer if there is one, otherwise over the base64 lines that follow
-// (runs of at least 16 characters of [A-Za-z0-9+/=], separated by
-// whitespace), so that masking removes the key material too.
+// "PRIVATE KEY", "-----". A space of the header may also be a soft
+// boundary (see scan), so that a header whose spaces are no-break spaces,
+// and whose dashes hold a line break, is one. The header
+// alone is reported, wherever it is. The finding extends over the key: to
+// the matching "-----END …-----" footer if there is one, otherwise over
+// the base64 lines that follow (runs of at least 16 characters of
+// [A-Za-z0-9+/=], separated by whitespace), so that masking removes the
+// key material too.
 //
 // Confirmation: structure (the exact header).
 //
 // Sources: RFC 7468 (textual encodings, §10 "PRIVATE KEY", §11
 // "ENCRYPTED PRIVATE KEY"); RFC 4880 §6.2 (PGP armor); OpenSSH
 // PROTOCOL.key; gitleaks rules/privatekey.go.
-func (p *pemState) match(t string, i int) (int, Kind) {
+func (p *pemState) match(t string, i int, soft []int) (int, Kind) {
 	const begin, key, dashes = "-----BEGIN ", "PRIVATE KEY", "-----"
-	if !hasPrefixAt(t, i, begin) {
+	j := spacedAt(t, i, begin, soft)
+	if j < 0 {
 		return -1, none
 	}
-	j := i + len(begin)
 	for n, l := range pemLabels {
-		k := j + len(l)
-		if !hasPrefixAt(t, j, l) || !hasPrefixAt(t, k, key) {
+		k := spacedAt(t, j, l+key, soft)
+		if k < 0 {
 			continue
 		}
-		k += len(key)
 		label := l + key
 		if l == "PGP " {
-			if !hasPrefixAt(t, k, " BLOCK") {
+			if k = spacedAt(t, k, " BLOCK", soft); k < 0 {
 				continue
 			}
-			k += len(" BLOCK")
 			label += " BLOCK"
 		}
 		if !hasPrefixAt(t, k, dashes) {
@@ -716,6 +723,24 @@ func (p *pemState) match(t string, i int) (int, Kind) {
 		return p.extend(t, k+len(dashes), n, label), KindPrivateKey
 	}
 	return -1, none
+}
+
+// spacedAt returns the end of p in t at j, where a space of p may also be
+// a soft boundary (an offset in soft, ascending), or -1.
+func spacedAt(t string, j int, p string, soft []int) int {
+	for x := 0; x < len(p); x++ {
+		switch {
+		case j < len(t) && t[j] == p[x]:
+			j++
+		case p[x] == ' ':
+			if _, ok := slices.BinarySearch(soft, j); !ok {
+				return -1
+			}
+		default:
+			return -1
+		}
+	}
+	return j
 }
 
 // extend returns the end of the key whose header ends at h.

@@ -8,8 +8,9 @@ import (
 
 // FuzzFind checks Find's properties on any string: no panic; findings in
 // order, non-overlapping, inside the string, of a known kind; masking them
-// leaves nothing to find; FindInURL finds at least as much; and a zero
-// width space inserted inside a finding does not hide it.
+// leaves nothing to find; FindInURL finds at least as much; and neither a
+// zero width space nor a line separator inserted inside a finding hides
+// it.
 func FuzzFind(f *testing.F) {
 	for _, c := range formatCases() {
 		f.Add(c.in)
@@ -20,6 +21,9 @@ func FuzzFind(f *testing.F) {
 	f.Add("日本語 " + githubToken("ghp_", 1, 30))
 	f.Add("-----BEGIN RSA PRIVATE KEY-----\n-----END RSA PRIVATE KEY-----" + npmToken(2))
 	f.Add("https://example.com/?k=sk%2Dant-api03-" + rnd(3, base64URL, 93) + "AA")
+	for _, c := range append(evasions(), urlEvasions()...) {
+		f.Add(c.in)
+	}
 	known := map[Kind]bool{}
 	for _, k := range Kinds {
 		known[k] = true
@@ -42,13 +46,16 @@ func FuzzFind(f *testing.F) {
 		if len(fs) == 0 || fs[0].Length < 2 {
 			return
 		}
-		// A zero width space after the finding's first character.
+		// A zero width space, or a line separator, after the finding's
+		// first character.
 		first := fs[0]
 		rs := []rune(s)
-		in := string(rs[:first.Position+1]) + "\u200b" + string(rs[first.Position+1:])
-		want := Finding{first.Kind, first.Position, first.Length + 1}
-		if got := Find(in); !slices.Contains(got, want) {
-			t.Fatalf("Find(%q) = %v, want it to contain %v", in, got, want)
+		for _, r := range []string{"\u200b", "\u2028"} {
+			in := string(rs[:first.Position+1]) + r + string(rs[first.Position+1:])
+			want := Finding{first.Kind, first.Position, first.Length + 1}
+			if got := Find(in); !slices.Contains(got, want) {
+				t.Fatalf("Find(%q) = %v, want it to contain %v", in, got, want)
+			}
 		}
 	})
 }

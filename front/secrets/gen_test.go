@@ -11,9 +11,11 @@ import (
 	"crypto/sha256"
 	"encoding/base32"
 	"encoding/base64"
+	"fmt"
 	"hash/crc32"
 	"math/big"
 	"math/rand/v2"
+	"net/url"
 	"strconv"
 	"strings"
 )
@@ -161,6 +163,43 @@ func breakLast(s string) string {
 		d = 'B'
 	}
 	return s[:len(s)-1] + string(d)
+}
+
+// fullwidth returns s with its printable ASCII characters but the space
+// in their fullwidth forms (U+FF01..U+FF5E).
+func fullwidth(s string) string {
+	return strings.Map(func(r rune) rune {
+		if '!' <= r && r <= '~' {
+			return r - '!' + 0xFF01
+		}
+		return r
+	}, s)
+}
+
+// encode returns s with every byte percent-encoded, then its "%" encoded
+// again, times times in all.
+func encode(s string, times int) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		fmt.Fprintf(&b, "%%%02X", s[i])
+	}
+	return nest(b.String(), times-1)
+}
+
+// queryEscape returns s passed through url.QueryEscape times times.
+func queryEscape(s string, times int) string {
+	for range times {
+		s = url.QueryEscape(s)
+	}
+	return s
+}
+
+// nest encodes the "%" of s times times.
+func nest(s string, times int) string {
+	for range times {
+		s = strings.ReplaceAll(s, "%", "%25")
+	}
+	return s
 }
 
 // at returns one finding.

@@ -11,13 +11,36 @@
 // A match is word-bounded: a credential must not be the inside of a longer
 // run of token characters ("xghp_…", a 37-character run after "ghp_").
 //
-// Matching reads through invisible characters, the set the content
-// boundary removes (REQ-SEC-015): zero-width spaces and joiners, the word
-// joiner, the byte-order mark, the soft hyphen, bidi marks, variation
-// selectors, tag characters, and control characters other than tab, line
-// feed and carriage return. "ghp_" + U+200B + "abc…" is found, and the
-// finding's Position and Length count characters of the caller's original
-// string. FindInURL also reads through percent-encoding.
+// Matching reads a credential as a reader would, through whatever was
+// added to it that a reader skips or folds:
+//   - invisible characters, the set the content boundary removes
+//     (REQ-SEC-015): zero-width spaces and joiners, the word joiner, the
+//     byte-order mark, the soft hyphen, bidi marks, variation selectors,
+//     tag characters, and control characters other than tab, line feed
+//     and carriage return;
+//   - marks (a combining acute accent, an enclosing circle), and
+//     compatibility forms, folded as NFKD folds them: fullwidth
+//     "ｇｈｐ＿…" is "ghp_…", the fullwidth full stop U+FF0E a ".";
+//   - blanks other than the space and the tab, which separate words: line
+//     breaks, no-break spaces, the line separator, the ideographic space,
+//     the braille pattern blank and the like. A credential reads through
+//     them, and also starts or ends at one, so that one glued to words by
+//     blanks is still found ("see" + line break + "ghp_ab" + line break +
+//     "cd…" + line break + "thanks"). So it does where a mark was removed
+//     or a folded run begins or ends, where a reader who does not fold
+//     sees a boundary ("ａ" + "ghp_…"). Its end is looked for at the first
+//     24 such places from its 20th byte on (maxCuts, minLength), which
+//     bounds the work: a token with a blank after every character and a
+//     word glued after it is found up to 43 characters long; a credential
+//     starting at one is read within 2,048 bytes (maxSpan, LIM-F9), more
+//     than any query or URL the tools accept;
+//   - percent-encoding, decoded again and again until no escape is left,
+//     at most 4 times (maxDecodes); each step is read, and an escape
+//     reads through blanks too ("%" + line break + "41").
+//
+// A finding's Position and Length count characters of the caller's
+// original string, spanning whatever was read through inside it, so that
+// "ghp_" + U+200B + "abc…" is found at the "g".
 //
 // The package stops at detection: it does no I/O, keeps no state and knows
 // no policy. Whether a finding refuses the call, masks it or is only
@@ -75,11 +98,11 @@ var Kinds = []Kind{
 //
 // Position is the offset of its first character, counted in characters
 // (runes; an invalid UTF-8 byte counts as one) of the caller's original
-// string, before any invisible character was skipped or any
-// percent-escape decoded: it is the detail.position of a denied error.
-// Length is its length in characters of that original string, spanning
-// the invisible characters and percent-escapes inside it; invisible
-// characters just before or after the credential are not part of it.
+// string, before anything was skipped, folded or decoded: it is the
+// detail.position of a denied error. Length is its length in characters
+// of that original string, spanning the invisible characters, marks,
+// blanks and percent-escapes inside it; those just before or after the
+// credential are not part of it.
 type Finding struct {
 	Kind     Kind
 	Position int
@@ -89,22 +112,29 @@ type Finding struct {
 // maxRounds bounds the rounds of Find and FindInURL (see fixpoint).
 const maxRounds = 4
 
+// maxDecodes bounds how many times a text is percent-decoded (decodings).
+// Each decoding shortens the text and only the last is kept, so memory
+// stays within a few times the input's size.
+const maxDecodes = 4
+
 // Find returns the credentials in s, in order of position and
-// non-overlapping. It reads through invisible characters but not through
-// percent-encoding (FindInURL does). A nil result means none was found.
+// non-overlapping, read as the package doc says: through invisible
+// characters, marks, compatibility forms, blanks and percent-encoding (a
+// query may carry an escaped key as well as a URL). A nil result means
+// none was found.
 func Find(s string) []Finding {
 	return fixpoint(s, findOnce)
 }
 
 // FindInURL returns the credentials in a URL the caller wants to fetch, in
-// order of position and non-overlapping. It reads the raw string as Find
-// does, then again after decoding percent-escapes (twice, for a value that
-// was encoded twice) and, in a second reading, with "+" as a space as in a
-// form-encoded query: a key written "sk%2Dant-api03-…" in a query string is
-// found. Positions and lengths are always in characters of the raw string;
-// a finding read from decoded text spans the whole escapes it came from.
-// Where readings disagree, overlapping findings are merged into one that
-// covers both, with the kind of the one that starts first.
+// order of position and non-overlapping. It reads the string as Find
+// does (raw, then percent-decoded until no escape is left: a key written
+// "sk%2Dant-api03-…" in a query string is found) and, in one more reading,
+// with "+" as a space, as in a form-encoded query. Positions and lengths
+// are always in characters of the raw string; a finding read from decoded
+// text spans the whole escapes it came from. Where readings disagree,
+// overlapping findings are merged into one that covers both, with the kind
+// of the one that starts first.
 //
 // FindInURL finds everything Find finds, and more; it does not parse the
 // URL, so it accepts any string.
@@ -121,29 +151,49 @@ func Mask(s string, fs []Finding) string {
 	return out
 }
 
-// findOnce is one reading of s: invisible characters skipped.
-func findOnce(s string) []Finding { return findingsIn(newView(s)) }
+// findOnce reads s and its percent-decodings (see readings).
+func findOnce(s string) []Finding { return merge(readings(runeView(s), nil)) }
 
-// findInURLOnce reads a URL: raw; percent-decoded (twice, for a value
-// encoded twice); and, if it has a "+", with "+" as a space before
-// decoding (a "+" decoded from "%2B" stays a "+").
+// findInURLOnce reads a URL as findOnce reads s and, if it has a "+",
+// again with "+" as a space before decoding, as in a form-encoded query (a
+// "+" decoded from "%2B" stays a "+"). That second reading matters only to
+// a PEM header, whose spaces a "+" can stand for (to every other format a
+// "+" and a space are the same boundary), and decoding keeps a header that
+// holds no escape: so only its last decoding is read.
 func findInURLOnce(s string) []Finding {
-	raw := runeView(s).withoutInvisible()
-	fs := findingsIn(raw)
-	hasPercent, hasPlus := strings.IndexByte(s, '%') >= 0, strings.IndexByte(s, '+') >= 0
-	if hasPercent {
-		d := raw.percentDecoded().percentDecoded()
-		fs = append(fs, findingsIn(d.withoutInvisible())...)
-	}
-	if hasPlus {
-		d := raw.plusAsSpace().percentDecoded().percentDecoded()
-		fs = append(fs, findingsIn(d.withoutInvisible())...)
+	v := runeView(s)
+	fs := readings(v, nil)
+	if strings.IndexByte(s, '+') >= 0 {
+		var last view
+		for d := range v.plusAsSpace().decodings {
+			last = d
+		}
+		fs = read(last, fs)
 	}
 	return merge(fs)
 }
 
-// findingsIn scans a view and maps its matches back to the original.
-func findingsIn(v view) []Finding { return v.findings(scan(v.text)) }
+// readings appends to fs the findings in v and in each of its decodings: a
+// value encoded three times is read as its writer meant it, and each step
+// between is read too.
+func readings(v view, fs []Finding) []Finding {
+	for d := range v.decodings {
+		fs = read(d, fs)
+	}
+	return fs
+}
+
+// read appends to fs the findings in v read joined and, if that differs
+// from reading it spaced, spaced too (see joined and spaced).
+func read(v view, fs []Finding) []Finding {
+	j, soft := v.joined()
+	fs = append(fs, j.findings(scan(j.text, soft))...)
+	if soft != nil {
+		sp := v.spaced()
+		fs = append(fs, sp.findings(scan(sp.text, nil))...)
+	}
+	return fs
+}
 
 // fixpoint runs find over s and then over s masked, until masking reveals
 // nothing new (at most maxRounds rounds), and returns every finding in

@@ -243,6 +243,19 @@ func TestEveryKindHasPositivesAndLookAlikes(t *testing.T) {
 	}
 }
 
+// TestNoCredentialIsShorterThanMinLength holds minLength to the formats:
+// no blank closer than it to a credential's start is tried as its end, so
+// a shorter credential glued to a word by a blank would be missed.
+func TestNoCredentialIsShorterThanMinLength(t *testing.T) {
+	for _, c := range formatCases() {
+		for _, f := range c.want {
+			if f.Length < minLength {
+				t.Errorf("%s: a %s of %d characters, shorter than minLength (%d)", c.name, f.Kind, f.Length, minLength)
+			}
+		}
+	}
+}
+
 // invisibles are characters matching reads through.
 var invisibles = []struct {
 	name string
@@ -283,7 +296,8 @@ func TestFindReadsThroughInvisibleCharacters(t *testing.T) {
 		{"invisible characters around a token are not part of it", "\u200b" + tok + "\u200b", at(KindGitHubToken, 1, 40)},
 		{"a zero width space between a letter and a token joins them", "x\u200b" + tok, nil},
 		{"a space inside a token breaks it", tok[:20] + " " + tok[20:], nil},
-		{"a newline inside a token breaks it", tok[:20] + "\n" + tok[20:], nil},
+		{"a tab inside a token breaks it", tok[:20] + "\t" + tok[20:], nil},
+		{"a newline inside a token is read through", tok[:20] + "\n" + tok[20:], at(KindGitHubToken, 0, 41)},
 		{"invalid UTF-8 bytes count as one character each", "\xff\xfe " + tok, at(KindGitHubToken, 3, 40)},
 		{"soft hyphens inside an AWS key id are read through", "key: AKIA\u00ad" + rnd(1, base32Alph, 8) + "\u00ad" + rnd(2, base32Alph, 8), at(KindAWSAccessKeyID, 5, 22)},
 		{"bidi marks inside a PEM header are read through", "-----BEGIN\u200e RSA PRIVATE\u200f KEY-----", at(KindPrivateKey, 0, 33)},
@@ -294,6 +308,70 @@ func TestFindReadsThroughInvisibleCharacters(t *testing.T) {
 				t.Errorf("Find(%q) = %v, want %v", c.in, got, c.want)
 			}
 		})
+	}
+}
+
+// disguises are ways of writing a credential that a reader still reads as
+// it: each takes the credential and returns it disguised.
+var disguises = []struct {
+	name string
+	do   func(string) string
+}{
+	{"a line break inside", middle("\n")},
+	{"a CR LF inside", middle("\r\n")},
+	{"a line separator inside", middle("\u2028")},
+	{"a paragraph separator inside", middle("\u2029")},
+	{"a braille pattern blank inside", middle("\u2800")},
+	{"an ideographic space inside", middle("\u3000")},
+	{"a no-break space inside", middle("\u00a0")},
+	{"a narrow no-break space inside", middle("\u202f")},
+	{"a figure space inside", middle("\u2007")},
+	{"a combining acute accent inside", middle("\u0301")},
+	{"a combining enclosing circle inside", middle("\u20dd")},
+	{"fullwidth forms", fullwidth},
+	{"every byte percent-encoded", func(s string) string { return encode(s, 1) }},
+}
+
+// middle returns a disguise that inserts in in the middle of a credential.
+func middle(in string) func(string) string {
+	return func(s string) string { return s[:len(s)/2] + in + s[len(s)/2:] }
+}
+
+// TestFindReadsThroughDisguises finds every credential of formatCases
+// under every disguise, where it was written: in the caller's characters,
+// spanning the disguise. Glued to words by blanks on both sides, it is
+// still found where it starts; a format of variable length (a JWT's
+// signature, a Stripe key, a Slack secret) may take in the word glued
+// after it, as a reader could too, but no more. A private key is left out
+// there: its base64 lines, which have no fixed end, take in whatever
+// follows them.
+func TestFindReadsThroughDisguises(t *testing.T) {
+	for _, c := range formatCases() {
+		if len(c.want) != 1 {
+			continue
+		}
+		f := c.want[0]
+		rs := []rune(c.in)
+		before, secret, after := string(rs[:f.Position]), string(rs[f.Position:f.Position+f.Length]), string(rs[f.Position+f.Length:])
+		for _, d := range disguises {
+			t.Run(c.name+", "+d.name, func(t *testing.T) {
+				x := d.do(secret)
+				in, want := before+x+after, at(f.Kind, f.Position, runes(x))
+				if got := Find(in); !slices.Equal(got, want) {
+					t.Errorf("Find(%q) = %v, want %v", in, got, want)
+				}
+				if f.Kind == KindPrivateKey {
+					return
+				}
+				in = before + "glued\u2028" + x + "\u2028glued" + after
+				got := Find(in)
+				if len(got) != 1 || got[0].Kind != f.Kind || got[0].Position != f.Position+6 ||
+					got[0].Length < runes(x) || got[0].Length > runes(x)+6 {
+					t.Errorf("Find(%q) = %v, want one %s at %d of %d to %d characters",
+						in, got, f.Kind, f.Position+6, runes(x), runes(x)+6)
+				}
+			})
+		}
 	}
 }
 
@@ -369,25 +447,18 @@ func TestFindInURL(t *testing.T) {
 	escaped := strings.Replace(ant, "-", "%2D", 1) // sk%2Dant-api03-…
 	double := strings.Replace(ant, "-", "%252D", 1)
 	zw := gh[:10] + "%E2%80%8B" + gh[10:] // a zero width space, percent-encoded
-	all := func(s string) string {
-		var b strings.Builder
-		for i := 0; i < len(s); i++ {
-			fmt.Fprintf(&b, "%%%02X", s[i])
-		}
-		return b.String()
-	}
 	cases := []findCase{
 		found("a key in a query string is found", KindAnthropicAPIKey, "https://example.com/search?q=", ant, "&x=1"),
 		found("a percent-encoded key in a query is found, spanning the escapes", KindAnthropicAPIKey, "https://example.com/?key=", escaped, ""),
 		found("a key encoded twice is found", KindAnthropicAPIKey, "https://example.com/?key=", double, ""),
-		found("a fully percent-encoded token is found", KindGitHubToken, "https://example.com/?t=", all(gh), "&u=2"),
+		found("a fully percent-encoded token is found", KindGitHubToken, "https://example.com/?t=", encode(gh, 1), "&u=2"),
 		found("a percent-encoded zero width space inside a token is read through", KindGitHubToken, "https://example.com/?t=", zw, ""),
 		found("a token after an encoded space is found in the raw reading", KindGitHubToken, "https://example.com/?q=token%20", gh, ""),
 		found("a token in the path is found", KindGitHubToken, "https://example.com/", gh, "/x"),
 		found("a token in the userinfo is found", KindGitHubToken, "https://u:", gh, "@example.com/"),
 		found("a form-encoded PEM header is found", KindPrivateKey, "https://example.com/?q=", "-----BEGIN+RSA+PRIVATE+KEY-----", ""),
 		found("a percent-encoded JWT separator is read through", KindJWT, "https://example.com/?t=", strings.ReplaceAll(jwtHS256(3), ".", "%2E"), ""),
-		found("a Slack webhook in a query parameter is found", KindSlackWebhook, "https://example.com/?hook=", all(slackWebhookURL(4)), ""),
+		found("a Slack webhook in a query parameter is found", KindSlackWebhook, "https://example.com/?hook=", encode(slackWebhookURL(4), 1), ""),
 		passes("an ordinary URL passes", "https://example.com/search?q=golang+generics&page=2"),
 		passes("an invalid escape passes", "https://example.com/%zz%2"),
 	}
@@ -411,45 +482,107 @@ func TestFindInURL(t *testing.T) {
 	})
 }
 
-func TestInvisible(t *testing.T) {
+// TestCharacterClasses classifies characters as normalized does, in its
+// order: invisible (removed everywhere), else blank (read through inside
+// a credential, a boundary too), else visible.
+func TestCharacterClasses(t *testing.T) {
+	const visible, inv, blk = "visible", "invisible", "blank"
 	cases := []struct {
-		name string
-		r    rune
-		want bool
+		name  string
+		r     rune
+		class string
 	}{
-		{"a tab is white space, not invisible", '\t', false},
-		{"a line feed is white space, not invisible", '\n', false},
-		{"a carriage return is white space, not invisible", '\r', false},
-		{"a vertical tab is a control character", '\v', true},
-		{"a null byte is a control character", 0, true},
-		{"DEL is a control character", 0x7F, true},
-		{"NEL is a C1 control character", 0x85, true},
-		{"a no-break space is visible", 0xA0, false},
-		{"a soft hyphen is invisible", 0xAD, true},
-		{"an Arabic number sign is visible (prepended concatenation mark)", 0x0600, false},
-		{"a Mongolian vowel separator is invisible", 0x180E, true},
-		{"a Khmer inherent vowel is invisible", 0x17B4, true},
-		{"a Hangul filler is invisible", 0x3164, true},
-		{"the line separator is visible", 0x2028, false},
-		{"an ideographic space is visible", 0x3000, false},
-		{"an invisible times operator is invisible", 0x2062, true},
-		{"an interlinear annotation anchor is invisible", 0xFFF9, true},
-		{"the replacement character is visible", 0xFFFD, false},
-		{"a variation selector supplement is invisible", 0xE0100, true},
-		{"an Egyptian hieroglyph format control is visible", 0x13430, false},
-		{"a letter is visible", 'a', false},
+		{"a tab separates words: visible", '\t', visible},
+		{"the space separates words: visible", ' ', visible},
+		{"a line feed is a blank", '\n', blk},
+		{"a carriage return is a blank", '\r', blk},
+		{"a vertical tab is a control character", '\v', inv},
+		{"a null byte is a control character", 0, inv},
+		{"DEL is a control character", 0x7F, inv},
+		{"NEL is a C1 control character", 0x85, inv},
+		{"a no-break space is a blank", 0xA0, blk},
+		{"a soft hyphen is invisible", 0xAD, inv},
+		{"an Arabic number sign is visible (prepended concatenation mark)", 0x0600, visible},
+		{"an Ogham space mark is a blank", 0x1680, blk},
+		{"a Mongolian vowel separator is invisible", 0x180E, inv},
+		{"a Khmer inherent vowel is invisible", 0x17B4, inv},
+		{"an en quad, the first typographic space, is a blank", 0x2000, blk},
+		{"a hair space, the last typographic space, is a blank", 0x200A, blk},
+		{"the line separator is a blank", 0x2028, blk},
+		{"the paragraph separator is a blank", 0x2029, blk},
+		{"a narrow no-break space is a blank", 0x202F, blk},
+		{"a medium mathematical space is a blank", 0x205F, blk},
+		{"an invisible times operator is invisible", 0x2062, inv},
+		{"a braille pattern blank is a blank", 0x2800, blk},
+		{"a braille pattern with one dot is visible", 0x2801, visible},
+		{"an ideographic space is a blank", 0x3000, blk},
+		{"a Hangul filler is invisible", 0x3164, inv},
+		{"an interlinear annotation anchor is invisible", 0xFFF9, inv},
+		{"the replacement character is visible", 0xFFFD, visible},
+		{"a variation selector supplement is invisible", 0xE0100, inv},
+		{"an Egyptian hieroglyph format control is visible", 0x13430, visible},
+		{"a letter is visible", 'a', visible},
 	}
-	for _, inv := range invisibles {
+	for _, i := range invisibles {
 		cases = append(cases, struct {
-			name string
-			r    rune
-			want bool
-		}{"the " + inv.name + " is invisible", inv.r, true})
+			name  string
+			r     rune
+			class string
+		}{"the " + i.name + " is invisible", i.r, inv})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := invisible(c.r, len(string(c.r))); got != c.want {
-				t.Errorf("invisible(%U) = %v, want %v", c.r, got, c.want)
+			got := visible
+			if invisible(c.r, len(string(c.r))) {
+				got = inv
+			} else if blank(c.r) {
+				got = blk
+			}
+			if got != c.class {
+				t.Errorf("%U is %s, want %s", c.r, got, c.class)
+			}
+		})
+	}
+}
+
+func TestNormalized(t *testing.T) {
+	cases := []struct {
+		name   string
+		in     string
+		join   bool
+		text   string
+		soft   []int
+		origin string // for each byte of text, the characters [lo, hi) it came from
+	}{
+		{"plain ASCII is read as it is", "ab cd", true, "ab cd", nil, "0-1 1-2 2-3 3-4 4-5"},
+		{"a line break is removed, a soft boundary", "ab\ncd", true, "abcd", []int{2}, "0-1 1-2 3-4 4-5"},
+		{"spaced, a line break is read as a space", "ab\ncd", false, "ab cd", nil, "0-1 1-2 2-3 3-4 4-5"},
+		{"CR LF is one soft boundary", "ab\r\ncd", true, "abcd", []int{2}, "0-1 1-2 4-5 5-6"},
+		{"spaced, a no-break space is read as a space", "a\u00a0b", false, "a b", nil, "0-1 1-2 2-3"},
+		{"a blank at the start is a soft boundary at offset 0", "\u3000ab", true, "ab", []int{0}, "1-2 2-3"},
+		{"the space and the tab stay", "a\tb c", true, "a\tb c", nil, "0-1 1-2 2-3 3-4 4-5"},
+		{"fullwidth letters fold, each to its character, a run between soft boundaries", "日ｇｈx", true, "日ghx", []int{3, 5}, "0-1 0-1 0-1 1-2 2-3 3-4"},
+		{"spaced, fullwidth letters stay", "ｇ", false, "ｇ", nil, "0-1 0-1 0-1"},
+		{"a fullwidth full stop folds to a full stop", "a．b", true, "a.b", []int{1, 2}, "0-1 1-2 2-3"},
+		{"a ligature folds to its letters, both from it", "ﬁx", true, "fix", []int{0, 2}, "0-1 0-1 1-2"},
+		{"a combining mark is removed, a soft boundary", "a\u0301b", true, "ab", []int{1}, "0-1 2-3"},
+		{"spaced, a combining mark stays", "a\u0301b", false, "a\u0301b", nil, "0-1 1-2 1-2 2-3"},
+		{"a precomposed letter reads as its base letter", "\u00e1b", true, "ab", []int{0, 1}, "0-1 1-2"},
+		{"a mark inside a folded run is a soft boundary", "ｇ\u0301ｈ", true, "gh", []int{0, 1}, "0-1 2-3"},
+		{"a character without decomposition stays, no boundary", "a日", true, "a日", nil, "0-1 1-2 1-2 1-2"},
+		{"an invisible character is removed, no boundary", "a\u200bb", true, "ab", nil, "0-1 2-3"},
+		{"an invalid byte is one character, kept", "a\xffb", true, "a\xffb", nil, "0-1 1-2 2-3"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v, soft := runeView(c.in).normalized(c.join)
+			var origin []string
+			for i := range len(v.text) {
+				origin = append(origin, fmt.Sprintf("%d-%d", v.start(i), v.end(i)))
+			}
+			if v.text != c.text || !slices.Equal(soft, c.soft) || strings.Join(origin, " ") != c.origin {
+				t.Errorf("normalized(%q, %v) = %q %v from %q, want %q %v from %q",
+					c.in, c.join, v.text, soft, strings.Join(origin, " "), c.text, c.soft, c.origin)
 			}
 		})
 	}

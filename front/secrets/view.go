@@ -43,11 +43,6 @@ func (v view) findings(ms []match) []Finding {
 	return fs
 }
 
-// newView is the view Find reads: s without its invisible characters.
-func newView(s string) view {
-	return runeView(s).withoutInvisible()
-}
-
 // runeView is s itself, with byte positions mapped to character positions.
 // A character is what ranging over a string yields: a rune, or one byte of
 // invalid UTF-8.
@@ -128,8 +123,10 @@ func (v view) withoutInvisible() view {
 }
 
 // percentDecoded returns v with each "%XX" (two hex digits) replaced by the
-// byte it encodes. A byte decoded from an escape maps to the characters of
-// the whole escape. It returns v itself when there is nothing to decode.
+// byte it encodes; blanks (see blank) before either digit are read
+// through, as matching reads through them. A byte decoded from an escape
+// maps to the characters of the whole escape. It returns v itself when
+// there is nothing to decode.
 func (v view) percentDecoded() view {
 	t := v.text
 	if strings.IndexByte(t, '%') < 0 {
@@ -141,8 +138,12 @@ func (v view) percentDecoded() view {
 	k := 0
 	for i := 0; i < len(t); k++ {
 		c, n := t[i], 1
-		if c == '%' && i+2 < len(t) && isHex(t[i+1]) && isHex(t[i+2]) {
-			c, n = unhex(t[i+1])<<4|unhex(t[i+2]), 3
+		if c == '%' {
+			if h := afterBlanks(t, i+1); h < len(t) && isHex(t[h]) {
+				if l := afterBlanks(t, h+1); l < len(t) && isHex(t[l]) {
+					c, n = unhex(t[h])<<4|unhex(t[l]), l+1-i
+				}
+			}
 		}
 		b[k] = c
 		if v.lo == nil {
@@ -155,11 +156,42 @@ func (v view) percentDecoded() view {
 	return view{text: string(b[:k]), lo: lo[:k], hi: hi[:k]}
 }
 
+// decodings yields v, then v percent-decoded, again and again until no
+// escape is left or maxDecodes times. Before each decoding the invisible
+// characters are removed, so that they cannot hide an escape ("%2" +
+// U+200B + "E").
+func (v view) decodings(yield func(view) bool) {
+	for n := 0; yield(v) && n < maxDecodes && strings.IndexByte(v.text, '%') >= 0; n++ {
+		w := v.withoutInvisible()
+		d := w.percentDecoded()
+		if len(d.text) == len(w.text) {
+			return // no escape
+		}
+		v = d
+	}
+}
+
 // plusAsSpace returns v with "+" read as a space, as in a form-encoded
 // query. Byte positions do not change, so the tables are shared.
 func (v view) plusAsSpace() view {
 	v.text = strings.ReplaceAll(v.text, "+", " ")
 	return v
+}
+
+// afterBlanks returns the offset of the first byte at or after t[i] that
+// does not start a blank.
+func afterBlanks(t string, i int) int {
+	for i < len(t) {
+		r, size := rune(t[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(t[i:])
+		}
+		if !blank(r) {
+			return i
+		}
+		i += size
+	}
+	return i
 }
 
 func isHex(c byte) bool { return hexDigit.has(c) }
