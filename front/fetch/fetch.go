@@ -114,7 +114,7 @@ func New(o Options) *Pipeline {
 		o.Robots = robots.New(robots.Options{Fetch: RobotsFetch(o.Egress, o.UserAgent)})
 	}
 	if o.Config.Fetch.StrictMode && o.Strict == nil {
-		o.Strict = NewRegistry(1)
+		o.Strict = NewRegistry() // empty for good: the allow list only
 	} else if !o.Config.Fetch.StrictMode {
 		o.Strict = nil
 	}
