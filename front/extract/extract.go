@@ -259,7 +259,7 @@ const TreeBudget = 8 << 20
 func parse(ctx context.Context, doc string) (root *html.Node, cut bool, err error) {
 	root, cut, err = htmlparse.Parse(ctx, strings.NewReader(doc), TreeBudget)
 	if err != nil && ctx.Err() == nil {
-		root, cut, err = htmlparse.Parse(ctx, strings.NewReader(flatten(doc)), TreeBudget)
+		root, _, err = htmlparse.Parse(ctx, strings.NewReader(flatten(doc)), TreeBudget)
 		cut = true
 	}
 	switch {
