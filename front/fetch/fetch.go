@@ -37,11 +37,10 @@ import (
 	"context"
 	"runtime"
 	"sync"
-
-	"golang.org/x/sync/semaphore"
 	"time"
 
 	"github.com/rs/zerolog"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/rypsok/rypsok/front/boundary"
 	"github.com/rypsok/rypsok/front/config"
