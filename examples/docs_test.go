@@ -700,9 +700,9 @@ func TestNetworkTutorialCoversTheContract(t *testing.T) {
 		}
 	}
 	var words []string
-	words = append(words, strs(contract.Reasons)...)
-	words = append(words, strs(contract.Ends)...)
-	for _, r := range policy.Ranges {
+	words = append(words, strs(contract.Reasons())...)
+	words = append(words, strs(contract.Ends())...)
+	for _, r := range policy.Ranges() {
 		words = append(words, r.String())
 	}
 	for _, w := range words {

@@ -169,7 +169,7 @@ func checkDecision(t *testing.T, what string, d policy.Decision) {
 		t.Fatalf("%s: allowed with reason %q", what, d.Reason)
 	case !d.Allow && (!d.Reason.Valid() || !d.Reason.Policy()):
 		t.Fatalf("%s: refused with reason %q", what, d.Reason)
-	case d.Range != "" && !slices.Contains(policy.Ranges, d.Range):
+	case d.Range != "" && !slices.Contains(policy.Ranges(), d.Range):
 		t.Fatalf("%s: range %q outside the vocabulary", what, d.Range)
 	}
 }
@@ -263,7 +263,7 @@ func checkClassify(t *testing.T, a netip.Addr, port uint16) {
 	if again := policy.ClassifyAddr(a); again != v {
 		t.Fatalf("ClassifyAddr(%v) = %+v, then %+v", a, v, again)
 	}
-	if !slices.Contains(policy.Ranges, v.Range) || v.Public != (v.Range == policy.RangePublic || v.Range == policy.RangeNAT64 || v.Range == policy.RangeNAT64Local || v.Range == policy.Range6to4 || v.Range == policy.RangeTeredo) {
+	if !slices.Contains(policy.Ranges(), v.Range) || v.Public != (v.Range == policy.RangePublic || v.Range == policy.RangeNAT64 || v.Range == policy.RangeNAT64Local || v.Range == policy.Range6to4 || v.Range == policy.RangeTeredo) {
 		t.Fatalf("ClassifyAddr(%v) = %+v", a, v)
 	}
 	u := a.Unmap()

@@ -197,18 +197,7 @@ func (d *Dialer) check(t policy.Target, a netip.Addr) policy.Decision {
 func (d *Dialer) connectAny(ctx context.Context, t policy.Target, addrs []netip.Addr) (net.Conn, error) {
 	dial := d.Dial
 	if dial == nil {
-		nd := net.Dialer{
-			Control: func(network, address string, _ syscall.RawConn) error {
-				ap, err := netip.ParseAddrPort(address)
-				if err != nil {
-					return errRefused
-				}
-				if dec := d.check(t, ap.Addr().Unmap()); !dec.Allow {
-					return errRefused
-				}
-				return nil
-			},
-		}
+		nd := net.Dialer{Control: d.socketCheck(t)}
 		dial = nd.DialContext
 	}
 	var err error
@@ -230,6 +219,25 @@ func (d *Dialer) connectAny(ctx context.Context, t policy.Target, addrs []netip.
 		}
 	}
 	return nil, d.failure(ctx, err)
+}
+
+// socketCheck returns the net.Dialer Control that judges t's address once
+// more as the socket connects to it, after DNS and the policy's first
+// judgement: the address judged there is the one the kernel is given, so
+// no change between the check and the connect (a second DNS answer, an
+// address rewritten on the way) can reach a refused address. An address
+// that does not parse is refused.
+func (d *Dialer) socketCheck(t policy.Target) func(network, address string, _ syscall.RawConn) error {
+	return func(_, address string, _ syscall.RawConn) error {
+		ap, err := netip.ParseAddrPort(address)
+		if err != nil {
+			return errRefused
+		}
+		if dec := d.check(t, ap.Addr().Unmap()); !dec.Allow {
+			return errRefused
+		}
+		return nil
+	}
 }
 
 // failure classifies err: the connect context's deadline is a timeout,

@@ -82,7 +82,7 @@ func start(flagPath string, stderr io.Writer, env Env, http bool) (*runtime, err
 	}})
 	var registry *fetch.Registry
 	if cfg.Fetch.StrictMode {
-		registry = fetch.NewRegistry(0)
+		registry = fetch.NewRegistry()
 	}
 	pipeline, err := r.pipeline(registry)
 	if err != nil {

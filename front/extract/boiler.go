@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"regexp"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -73,7 +74,7 @@ func boilerName(n *html.Node) bool {
 				if l := strings.ToLower(tok); strings.HasPrefix(l, "non-") || strings.HasPrefix(l, "no-") || strings.HasPrefix(l, "tag-") || strings.HasPrefix(l, "category-") || strings.HasPrefix(l, "is") && strings.ContainsAny(tok[min(2, len(tok)):min(3, len(tok))], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
 					continue
 				}
-				if rxBoilerSub.MatchString(tok) {
+				if rxBoilerSub().MatchString(tok) {
 					return true
 				}
 				for _, p := range strings.FieldsFunc(strings.ToLower(tok), func(r rune) bool { return r == '-' || r == '_' }) {
@@ -99,12 +100,12 @@ var rxComment = lazyRegexp(`(?i)comment|kommentar`)
 // decides about a thread: it keeps one that sits in the article's
 // container, as Readability.js does.
 func commentThread(n *html.Node) bool {
-	if !nameMatches(n, rxComment) {
+	if !nameMatches(n, rxComment()) {
 		return false
 	}
 	count := 0
 	walkElements(n, func(e *html.Node) {
-		if count < minThreadComments && (e.DataAtom == atom.Li || e.DataAtom == atom.Article) && nameMatches(e, rxComment) {
+		if count < minThreadComments && (e.DataAtom == atom.Li || e.DataAtom == atom.Article) && nameMatches(e, rxComment()) {
 			count++
 		}
 	})
@@ -112,7 +113,7 @@ func commentThread(n *html.Node) bool {
 }
 
 // nameMatches reports whether a class or id token of n matches rx.
-func nameMatches(n *html.Node, rx *lazyRE) bool {
+func nameMatches(n *html.Node, rx *regexp.Regexp) bool {
 	for _, a := range n.Attr {
 		if (a.Key == "class" || a.Key == "id") && rx.MatchString(a.Val) {
 			return true
@@ -181,7 +182,7 @@ const maxTeaserLen = 300
 // label is looked for in the first bytes of the text only, so that a long
 // page costs no copy of its text.
 func isTeaser(n *html.Node) bool {
-	if visibleLen(n) >= maxTeaserLen || !rxTeaser.MatchString(collapse(textPrefix(n, 120))) {
+	if visibleLen(n) >= maxTeaserLen || !rxTeaser().MatchString(collapse(textPrefix(n, 120))) {
 		return false
 	}
 	return len(collapse(textOf(n))) < maxTeaserLen

@@ -308,7 +308,7 @@ func isByline(b *html.Node) bool {
 	if visibleLen(b) > maxBylineChars {
 		return false
 	}
-	if rxByline.MatchString(collapse(textPrefix(b, 40))) {
+	if rxByline().MatchString(collapse(textPrefix(b, 40))) {
 		return true
 	}
 	author := false

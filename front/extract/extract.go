@@ -466,7 +466,7 @@ var rxBlankLines = lazyRegexp(`\n[ \t]*\n(?:[ \t]*\n)+`)
 func clean(md string) (string, int) {
 	md = strings.ReplaceAll(md, "\r\n", "\n")
 	md, removed := boundary.RemoveInvisible(md)
-	md = rxBlankLines.ReplaceAllString(md, "\n\n")
+	md = rxBlankLines().ReplaceAllString(md, "\n\n")
 	return strings.TrimSpace(md), removed
 }
 

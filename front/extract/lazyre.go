@@ -5,24 +5,12 @@ import (
 	"sync"
 )
 
-// lazyRE is a regular expression compiled on first use, so that a process
-// that never extracts a page (most calls are searches) does not pay for
-// compiling them at start-up.
-type lazyRE struct {
-	src  string
-	once sync.Once
-	re   *regexp.Regexp
-}
-
-func lazyRegexp(src string) *lazyRE { return &lazyRE{src: src} }
-
-func (l *lazyRE) get() *regexp.Regexp {
-	l.once.Do(func() { l.re = regexp.MustCompile(l.src) })
-	return l.re
-}
-
-func (l *lazyRE) MatchString(s string) bool      { return l.get().MatchString(s) }
-func (l *lazyRE) FindStringIndex(s string) []int { return l.get().FindStringIndex(s) }
-func (l *lazyRE) ReplaceAllString(src, repl string) string {
-	return l.get().ReplaceAllString(src, repl)
+// lazyRegexp returns a function that compiles src on its first call and
+// returns that one *regexp.Regexp on every call, so that a process that
+// never extracts a page (most calls are searches) does not pay for
+// compiling the extractor's expressions at start-up.
+// TestLazyRegexpsCompile compiles every src passed here, so a malformed
+// expression fails the tests instead of the first page read.
+func lazyRegexp(src string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(src) })
 }

@@ -161,7 +161,7 @@ var rxCallToAction = lazyRegexp(`(?i)subscri(?:be|ption|ber)|newsletter|sign(?:i
 // isCallToAction reports whether n is a short block that asks the reader
 // to subscribe, follow or support rather than telling the story.
 func isCallToAction(n *html.Node) bool {
-	return visibleLen(n) <= maxCallToActionLen && rxCallToAction.MatchString(collapse(textOf(n)))
+	return visibleLen(n) <= maxCallToActionLen && rxCallToAction().MatchString(collapse(textOf(n)))
 }
 
 // maxLabelWords bounds a label line: "Anzeige:", "Contact", "Load more",
@@ -320,7 +320,7 @@ func isDateLine(n *html.Node) bool {
 	if t := find(n, atom.Time); t != nil && visibleLen(t) == l {
 		return true
 	}
-	return l <= maxDateLineChars && rxDate.MatchString(collapse(textOf(n)))
+	return l <= maxDateLineChars && rxDate().MatchString(collapse(textOf(n)))
 }
 
 // rxAdLabel matches a block that only labels an advertisement.
@@ -349,10 +349,10 @@ func pruneInside(root *html.Node) {
 		}
 		// the cheap tests first: the regular expressions are slow on a
 		// page of many short paragraphs
-		if l <= maxAdLabelChars && rxAdLabel.MatchString(collapse(textOf(n))) {
+		if l <= maxAdLabelChars && rxAdLabel().MatchString(collapse(textOf(n))) {
 			return true
 		}
-		return linkDensity(n) > 0.5 && rxCallToAction.MatchString(collapse(textOf(n)))
+		return linkDensity(n) > 0.5 && rxCallToAction().MatchString(collapse(textOf(n)))
 	})
 }
 

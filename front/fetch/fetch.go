@@ -37,11 +37,10 @@ import (
 	"context"
 	"runtime"
 	"sync"
-
-	"golang.org/x/sync/semaphore"
 	"time"
 
 	"github.com/rs/zerolog"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/rypsok/rypsok/front/boundary"
 	"github.com/rypsok/rypsok/front/config"
@@ -114,7 +113,7 @@ func New(o Options) *Pipeline {
 		o.Robots = robots.New(robots.Options{Fetch: RobotsFetch(o.Egress, o.UserAgent)})
 	}
 	if o.Config.Fetch.StrictMode && o.Strict == nil {
-		o.Strict = NewRegistry(1)
+		o.Strict = NewRegistry() // empty for good: the allow list only
 	} else if !o.Config.Fetch.StrictMode {
 		o.Strict = nil
 	}

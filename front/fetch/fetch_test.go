@@ -3,6 +3,7 @@ package fetch
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -360,7 +361,7 @@ func TestRobots(t *testing.T) {
 func TestStrictMode(t *testing.T) {
 	s := newSite(t)
 	s.mux.HandleFunc("/r", serve("text/plain", "result"))
-	reg := NewRegistry(0)
+	reg := NewRegistry()
 	p := setup(t, []*site{s}, func(o *Options) {
 		o.Config.Fetch.StrictMode = true
 		o.Strict = reg
@@ -382,6 +383,19 @@ func TestStrictMode(t *testing.T) {
 	if out := mustOK(t, p, Request{URL: s.url("/r")}); out.Content != "result" {
 		t.Errorf("content = %q", out.Content)
 	}
+}
+
+// TestStrictModeWithoutRegistry checks that strict mode given no registry
+// admits the allow list only: New's registry is empty for good.
+func TestStrictModeWithoutRegistry(t *testing.T) {
+	s := newSite(t)
+	s.mux.HandleFunc("/r", serve("text/plain", "result"))
+	p := setup(t, []*site{s}, func(o *Options) { o.Config.Fetch.StrictMode = true })
+	if out := mustOK(t, p, Request{URL: s.url("/r")}); out.Content != "result" {
+		t.Errorf("content = %q", out.Content)
+	}
+	p.o.Config.Egress.Allow = nil
+	mustFail(t, p, Request{URL: s.url("/r")}, response.KindDenied, response.ReasonStrictMode)
 }
 
 func TestDeadline(t *testing.T) {
@@ -415,7 +429,7 @@ func TestDeadline(t *testing.T) {
 }
 
 func TestRegistryBound(t *testing.T) {
-	r := NewRegistry(2)
+	r := newRegistry(2)
 	r.Add("https://a.example/1")
 	r.Add("https://a.example/2")
 	r.Has("https://a.example/1")
@@ -426,6 +440,31 @@ func TestRegistryBound(t *testing.T) {
 	r.Add("https://user@a.example/")
 	if r.Has("https://a.example/") {
 		t.Error("userinfo URL admitted")
+	}
+}
+
+func TestRegistryCapacity(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		r        *Registry
+		capacity int
+	}{
+		{"NewRegistry holds RegistryCapacity", NewRegistry(), RegistryCapacity},
+		{"a small registry", newRegistry(2), 2},
+		{"a capacity below one is one", newRegistry(0), 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			url := func(i int) string { return "https://a.example/" + strconv.Itoa(i) }
+			for i := range tc.capacity + 1 {
+				tc.r.Add(url(i))
+			}
+			if tc.r.Has(url(0)) {
+				t.Errorf("the first of %d URLs is still held", tc.capacity+1)
+			}
+			if !tc.r.Has(url(1)) || !tc.r.Has(url(tc.capacity)) {
+				t.Errorf("the last %d URLs are not all held", tc.capacity)
+			}
+		})
 	}
 }
 

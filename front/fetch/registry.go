@@ -7,30 +7,31 @@ import (
 	"github.com/rypsok/rypsok/front/rank"
 )
 
-// DefaultRegistrySize is how many URLs a Registry remembers when New is
-// given no size.
-const DefaultRegistrySize = 10_000
+// RegistryCapacity is how many URLs a Registry remembers: the results of
+// the last 500 searches at the most results a call may ask (LIM-S2), each
+// key at most a URL's length (LIM-F9).
+const RegistryCapacity = 10_000
 
 // Registry is the set of URLs rypsok returned in this process (search
 // results), which strict mode admits (REQ-SEC-021). URLs are compared by
 // their rank.Key, so "https://www.a.com/x/?utm_source=y" and
-// "http://a.com/x" are one URL. It is bounded: past its size the least
+// "http://a.com/x" are one URL. It is bounded: past its capacity the least
 // recently added or looked-up URL is forgotten. Safe for concurrent use.
 type Registry struct {
-	size int
+	capacity int
 
 	mu    sync.Mutex
 	byKey map[string]*list.Element // of string keys
 	lru   *list.List               // most recently used at the front
 }
 
-// NewRegistry returns an empty Registry of at most size URLs; size below 1
-// means DefaultRegistrySize.
-func NewRegistry(size int) *Registry {
-	if size < 1 {
-		size = DefaultRegistrySize
-	}
-	return &Registry{size: size, byKey: make(map[string]*list.Element), lru: list.New()}
+// NewRegistry returns an empty Registry of RegistryCapacity URLs.
+func NewRegistry() *Registry { return newRegistry(RegistryCapacity) }
+
+// newRegistry returns an empty Registry of capacity URLs (at least one);
+// tests use a small one to see URLs forgotten.
+func newRegistry(capacity int) *Registry {
+	return &Registry{capacity: max(1, capacity), byKey: make(map[string]*list.Element), lru: list.New()}
 }
 
 // Add remembers url. A URL rank.Key refuses (malformed, with userinfo) is
@@ -47,7 +48,7 @@ func (r *Registry) Add(url string) {
 		return
 	}
 	r.byKey[k] = r.lru.PushFront(k)
-	for r.lru.Len() > r.size {
+	for r.lru.Len() > r.capacity {
 		last := r.lru.Back()
 		r.lru.Remove(last)
 		delete(r.byKey, last.Value.(string))

@@ -69,7 +69,7 @@ func TestParseRequestRefuses(t *testing.T) {
 
 func TestVocabulariesAreClosedAndConsistent(t *testing.T) {
 	seen := map[Reason]bool{}
-	for _, r := range Reasons {
+	for _, r := range Reasons() {
 		if seen[r] || !r.Valid() {
 			t.Errorf("reason %q repeated or invalid", r)
 		}
@@ -78,7 +78,7 @@ func TestVocabulariesAreClosedAndConsistent(t *testing.T) {
 			t.Errorf("status of %q is %d", r, s)
 		}
 	}
-	for _, e := range Ends {
+	for _, e := range Ends() {
 		if !e.Valid() {
 			t.Errorf("end %q invalid", e)
 		}
@@ -86,8 +86,26 @@ func TestVocabulariesAreClosedAndConsistent(t *testing.T) {
 			t.Errorf("end %q is not a reason", e)
 		}
 	}
+	for _, p := range Profiles() {
+		if !p.Valid() {
+			t.Errorf("profile %q invalid", p)
+		}
+	}
 	if Reason("admin").Valid() || End("partial").Valid() || Profile("root").Valid() {
 		t.Error("an unknown word is valid")
+	}
+}
+
+// TestVocabulariesAreTheCallersCopies checks that a caller changing the
+// list it was given changes nothing of the contract.
+func TestVocabulariesAreTheCallersCopies(t *testing.T) {
+	rs, es, ps := Reasons(), Ends(), Profiles()
+	rs[0], es[0], ps[0] = "admin", "partial", "root"
+	if Reasons()[0] != ReasonAddress || Ends()[0] != EndComplete || Profiles()[0] != ProfileAgent {
+		t.Error("a caller's change reached the vocabulary")
+	}
+	if Reason("admin").Valid() || End("partial").Valid() {
+		t.Error("a caller's change made a word valid")
 	}
 }
 

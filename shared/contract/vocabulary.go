@@ -1,5 +1,7 @@
 package contract
 
+import "slices"
+
 // Profile names the egress profile a request is judged by.
 type Profile string
 
@@ -13,8 +15,13 @@ const (
 	ProfileEngine Profile = "engine"
 )
 
-// Profiles lists every profile.
-var Profiles = []Profile{ProfileAgent, ProfileEngine}
+// Profiles lists every profile; the slice is the caller's.
+func Profiles() []Profile { return slices.Clone(profiles) }
+
+// profiles is what Profiles returns. The closed lists of this file are
+// unexported so that no package can change the contract's vocabulary at
+// run time; their accessors return copies.
+var profiles = []Profile{ProfileAgent, ProfileEngine}
 
 // Valid reports whether p is one of Profiles.
 func (p Profile) Valid() bool { return p == ProfileAgent || p == ProfileEngine }
@@ -58,22 +65,18 @@ const (
 )
 
 // Reasons lists every reason, in a fixed order, for documentation and
-// counters.
-var Reasons = []Reason{
+// counters; the slice is the caller's.
+func Reasons() []Reason { return slices.Clone(reasons) }
+
+// reasons is what Reasons returns.
+var reasons = []Reason{
 	ReasonAddress, ReasonDenyRule, ReasonScheme, ReasonPort, ReasonMethod,
 	ReasonUserinfo, ReasonHeader, ReasonHost, ReasonEngine, ReasonContract,
 	ReasonNetwork, ReasonTimeout, ReasonTooLarge,
 }
 
 // Valid reports whether r is one of Reasons.
-func (r Reason) Valid() bool {
-	for _, v := range Reasons {
-		if r == v {
-			return true
-		}
-	}
-	return false
-}
+func (r Reason) Valid() bool { return slices.Contains(reasons, r) }
 
 // Policy reports whether r is a policy refusal (the front answers denied),
 // as opposed to a failure (network, timeout) or a contract error.
@@ -101,15 +104,11 @@ const (
 	EndNetwork End = End(ReasonNetwork)
 )
 
-// Ends lists every End.
-var Ends = []End{EndComplete, EndTooLarge, EndTimeout, EndNetwork}
+// Ends lists every End; the slice is the caller's.
+func Ends() []End { return slices.Clone(ends) }
+
+// ends is what Ends returns.
+var ends = []End{EndComplete, EndTooLarge, EndTimeout, EndNetwork}
 
 // Valid reports whether e is one of Ends.
-func (e End) Valid() bool {
-	for _, v := range Ends {
-		if e == v {
-			return true
-		}
-	}
-	return false
-}
+func (e End) Valid() bool { return slices.Contains(ends, e) }

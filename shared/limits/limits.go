@@ -6,7 +6,10 @@
 // configuration key, which may lower it and raise it only up to its ceiling.
 package limits
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Search (web_search and engine_status).
 const (
@@ -97,8 +100,13 @@ type Limit struct {
 }
 
 // Table lists the limits in the order of LIMITS.md, for documentation and
-// for the test that keeps the README in step with this file.
-var Table = []Limit{
+// for the test that keeps the README in step with this file; the slice is
+// the caller's.
+func Table() []Limit { return slices.Clone(table) }
+
+// table is what Table returns, unexported so that no package can change
+// the documented limits at run time.
+var table = []Limit{
 	{"LIM-S1", "`query` length after trimming (characters)", "1 to 400"},
 	{"LIM-S2", "`max_results`: default and range", "default 5, range 1 to 20"},
 	{"LIM-S3", "results asked of each engine", "10"},

@@ -14,7 +14,7 @@ var update = flag.Bool("update", false, "rewrite the README's limits table")
 func TestREADMEPrintsTable(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("| Name | Meaning | Value |\n|---|---|---|\n")
-	for _, l := range Table {
+	for _, l := range Table() {
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", l.Name, l.Meaning, l.Value)
 	}
 	readme.Check(t, "../../README.md", "limits", b.String(), *update)
@@ -26,5 +26,13 @@ func TestDerivedValues(t *testing.T) {
 	}
 	if S5EngineTimeout+S6ReservedAfter > S4SearchDeadline {
 		t.Error("the defaults break S5 + S6 <= S4")
+	}
+}
+
+func TestTableIsTheCallersCopy(t *testing.T) {
+	tb := Table()
+	tb[0].Value = "unbounded"
+	if Table()[0].Value == "unbounded" {
+		t.Error("a caller's change reached the table")
 	}
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // Range names one row of the address table, the row that decided an
-// address's verdict. It is a closed vocabulary, listed in Ranges, so that
+// address's verdict. It is a closed vocabulary, listed by Ranges, so that
 // logs and counters read the same words.
 type Range string
 
@@ -43,8 +43,12 @@ const (
 )
 
 // Ranges lists every Range, in a fixed order, for documentation and
-// counters.
-var Ranges = []Range{
+// counters; the slice is the caller's.
+func Ranges() []Range { return slices.Clone(ranges) }
+
+// ranges is what Ranges returns, unexported so that no package can
+// change the vocabulary at run time.
+var ranges = []Range{
 	RangePublic, RangeInvalid, RangeUnallocated, RangeThisNetwork,
 	RangeUnspecified, RangePrivate, RangeSharedCGN, RangeLoopback,
 	RangeLinkLocal, RangeIETF, RangeDocumentation, Range6to4Relay,

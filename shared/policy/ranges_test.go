@@ -407,7 +407,7 @@ func TestTableIsWellFormed(t *testing.T) {
 			t.Errorf("row %v is listed twice", p)
 		case (rw.action == embedded) != (rw.embed != nil):
 			t.Errorf("row %v: action %d with embed set = %v", p, rw.action, rw.embed != nil)
-		case !slices.Contains(Ranges, rw.rng):
+		case !slices.Contains(Ranges(), rw.rng):
 			t.Errorf("row %v: range %q is not in Ranges", p, rw.rng)
 		}
 		seen[p] = true
@@ -418,7 +418,7 @@ func TestTableIsWellFormed(t *testing.T) {
 }
 
 func TestEveryRangeIsUsed(t *testing.T) {
-	for _, r := range Ranges {
+	for _, r := range Ranges() {
 		used := r == RangeInvalid
 		for _, rw := range rows {
 			used = used || rw.rng == r
@@ -426,5 +426,13 @@ func TestEveryRangeIsUsed(t *testing.T) {
 		if !used {
 			t.Errorf("Range %q is named by no row", r)
 		}
+	}
+}
+
+func TestRangesIsTheCallersCopy(t *testing.T) {
+	rs := Ranges()
+	rs[0] = "made_up"
+	if Ranges()[0] != RangePublic {
+		t.Error("a caller's change reached the vocabulary")
 	}
 }

@@ -1,0 +1,107 @@
+package extract
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// packageFiles parses the package's non-test source files.
+func packageFiles(t *testing.T) map[string]*ast.File {
+	t.Helper()
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	files := map[string]*ast.File{}
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = f
+	}
+	return files
+}
+
+// TestLazyRegexpsCompile compiles the source of every lazyRegexp of the
+// package: the expressions compile on first use, so without this test a
+// malformed one would fail the first page read instead of the tests.
+func TestLazyRegexpsCompile(t *testing.T) {
+	n := 0
+	for name, f := range packageFiles(t) {
+		ast.Inspect(f, func(node ast.Node) bool {
+			call, ok := node.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if fn, ok := call.Fun.(*ast.Ident); !ok || fn.Name != "lazyRegexp" {
+				return true
+			}
+			lit, ok := call.Args[0].(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				t.Errorf("%s: lazyRegexp of a non-literal; this test cannot compile it", name)
+				return true
+			}
+			src, err := strconv.Unquote(lit.Value)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := regexp.Compile(src); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+			n++
+			return true
+		})
+	}
+	if n == 0 {
+		t.Error("found no lazyRegexp call: the test reads nothing")
+	}
+}
+
+// TestNoRegexpCompiledAtStartUp checks that no package-level variable
+// compiles a regular expression when the package is initialized: a
+// process that only searches never compiles the extractor's.
+func TestNoRegexpCompiledAtStartUp(t *testing.T) {
+	for name, f := range packageFiles(t) {
+		for _, decl := range f.Decls {
+			gen, ok := decl.(*ast.GenDecl)
+			if !ok || gen.Tok != token.VAR {
+				continue
+			}
+			ast.Inspect(gen, func(node ast.Node) bool {
+				if _, ok := node.(*ast.FuncLit); ok {
+					return false // runs when called, not at start-up
+				}
+				sel, ok := node.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == "regexp" && strings.Contains(sel.Sel.Name, "Compile") {
+					t.Errorf("%s: package-level regexp.%s; use lazyRegexp", name, sel.Sel.Name)
+				}
+				return true
+			})
+		}
+	}
+}
+
+func TestLazyRegexpIsCompiledOnce(t *testing.T) {
+	rx := lazyRegexp(`a+`)
+	first := rx()
+	if second := rx(); first != second {
+		t.Error("a second call compiled the expression again")
+	}
+	if !first.MatchString("baab") {
+		t.Error("the expression does not match")
+	}
+}
