@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -291,6 +292,66 @@ func TestAdmissionRecords(t *testing.T) {
 
 // docs is the repository's documentation directory.
 var docs = filepath.Join("..", "..", "..", "docs")
+
+// TestDocsNameTheRegistry checks that the documentation names the
+// registry's types and no other: one admission record
+// docs/engines/<type>.md per type, titled with its type; the row of
+// engines.<id>.type in docs/configuration.md lists them all; and every
+// type = "..." of an example in these pages names one.
+func TestDocsNameTheRegistry(t *testing.T) {
+	records, err := filepath.Glob(filepath.Join(docs, "engines", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recorded []string
+	for _, path := range records {
+		typ := strings.TrimSuffix(filepath.Base(path), ".md")
+		recorded = append(recorded, typ)
+		page := readDoc(t, path)
+		if title, _, _ := strings.Cut(page, "\n"); !strings.Contains(title, "(type `"+typ+"`)") {
+			t.Errorf("%s: title %q does not name the type %s", path, title, typ)
+		}
+		checkExampleTypes(t, path, page)
+	}
+	slices.Sort(recorded)
+	if !slices.Equal(recorded, Types()) {
+		t.Errorf("docs/engines has records of %v, the registry the types %v", recorded, Types())
+	}
+
+	path := filepath.Join(docs, "configuration.md")
+	page := readDoc(t, path)
+	checkExampleTypes(t, path, page)
+	const key = "| `engines.<id>.type` |"
+	var listed []string
+	for _, line := range strings.Split(page, "\n") {
+		if cells := strings.Split(line, "|"); strings.HasPrefix(line, key) && len(cells) > 3 {
+			for _, m := range codeSpanRE.FindAllStringSubmatch(cells[3], -1) {
+				listed = append(listed, m[1])
+			}
+		}
+	}
+	slices.Sort(listed)
+	if !slices.Equal(listed, Types()) {
+		t.Errorf("configuration.md's row of engines.<id>.type lists %v, the registry has %v", listed, Types())
+	}
+}
+
+// The code spans of a Markdown line, and the type lines of a TOML example.
+var (
+	codeSpanRE = regexp.MustCompile("`([^`]+)`")
+	typeLineRE = regexp.MustCompile(`(?m)^\s*type\s*=\s*"([^"]*)"`)
+)
+
+// checkExampleTypes checks that every type = "..." line of page names a
+// registered type.
+func checkExampleTypes(t *testing.T, path, page string) {
+	t.Helper()
+	for _, m := range typeLineRE.FindAllStringSubmatch(page, -1) {
+		if _, ok := Lookup(m[1]); !ok {
+			t.Errorf("%s: an example names the type %q, which is not registered", path, m[1])
+		}
+	}
+}
 
 // readDoc returns the page at path.
 func readDoc(t *testing.T, path string) string {
