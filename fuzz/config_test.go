@@ -12,6 +12,7 @@ import (
 
 	egressconfig "github.com/rypsok/rypsok/egress/config"
 	"github.com/rypsok/rypsok/front/config"
+	"github.com/rypsok/rypsok/front/engine/drivers"
 	"github.com/rypsok/rypsok/shared/contract"
 	"github.com/rypsok/rypsok/shared/limits"
 	"github.com/rypsok/rypsok/shared/policy"
@@ -85,7 +86,7 @@ func checkFrontConfig(t *testing.T, data []byte) {
 		if !contract.ValidEngineID(e.ID) {
 			t.Fatalf("engine id %q", e.ID)
 		}
-		if _, ok := config.LookupType(e.Type); !ok {
+		if _, ok := drivers.Lookup(e.Type); !ok {
 			t.Fatalf("engine %q of unknown type %q", e.ID, e.Type)
 		}
 		if e.Weight <= 0 || e.Weight > 10 {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"maps"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -43,7 +42,7 @@ var engineConfig = engine.Config{
 	Languages:  []string{"en"},
 }
 
-// registered is a type of drivers.Factories that builds with
+// registered is a type of the driver registry that builds with
 // engineConfig.
 type registered struct{ typ string }
 
@@ -66,7 +65,7 @@ func (r registered) driver(t *testing.T) engine.Driver {
 func buildDrivers(tb testing.TB) []registered {
 	tb.Helper()
 	var out []registered
-	for _, typ := range slices.Sorted(maps.Keys(drivers.Factories)) {
+	for _, typ := range drivers.Types() {
 		cfg := engineConfig
 		cfg.ID = typ
 		if _, err := drivers.New(typ, cfg); err != nil {

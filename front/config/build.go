@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rypsok/rypsok/front/engine/drivers"
 	"github.com/rypsok/rypsok/shared/egressfile"
 	"github.com/rypsok/rypsok/shared/limits"
 	"github.com/rypsok/rypsok/shared/policy"
@@ -56,7 +57,7 @@ func build(f file, order []string, env func(string) string) (Config, []error) {
 	c.Scraping = f.Scraping.Enabled
 	c.Engines = p.engines(f.Engines, order, env)
 	for _, e := range c.Engines {
-		if t, _ := LookupType(e.Type); t.Scraping && !c.Scraping {
+		if t, _ := drivers.Lookup(e.Type); t.Scraping && !c.Scraping {
 			p.add("engines."+e.ID+".type", "%s is a scraping driver: it is refused unless [scraping] enabled = true", e.Type)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/rypsok/rypsok/front/engine/drivers"
 	"github.com/rypsok/rypsok/shared/limits"
 	"github.com/rypsok/rypsok/shared/policy"
 )
@@ -251,7 +252,7 @@ func TestParseRefuses(t *testing.T) {
 		{"an unknown secret_detection", "config_version = 1\n[privacy]\nsecret_detection = \"block\"", "privacy.secret_detection", "refuse, warn, mask or off"},
 		{"an unknown log level", "config_version = 1\n[logging]\nlevel = \"trace\"", "logging.level", "debug, info, warn or error"},
 		{"an engine id in upper case", "config_version = 1\n[engines.Wiki]\ntype = \"wikipedia\"", "engines.Wiki", "lower-case"},
-		{"an engine without type", "config_version = 1\n[engines.w]\nenabled = true", "engines.w.type", "required; known types: " + strings.Join(TypeNames(), ", ")},
+		{"an engine without type", "config_version = 1\n[engines.w]\nenabled = true", "engines.w.type", "required; known types: " + strings.Join(drivers.Types(), ", ")},
 		{"an unknown engine type", "config_version = 1\n[engines.g]\ntype = \"google\"", "engines.g.type", `unknown engine type "google"`},
 		{"no category", "config_version = 1\n[engines.w]\ntype = \"wikipedia\"\ncategories = []", "engines.w.categories", "at least one"},
 		{"an unknown category", "config_version = 1\n[engines.w]\ntype = \"wikipedia\"\ncategories = [\"images\"]", "engines.w.categories[0]", `unknown category "images"`},

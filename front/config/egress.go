@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/rypsok/rypsok/front/engine/drivers"
 	"github.com/rypsok/rypsok/shared/egressfile"
 )
 
@@ -12,7 +13,7 @@ import (
 // (none: the egress reads /etc/resolv.conf), allow_http, allow and deny
 // rules and CA file, the log level, and one [engines.<id>] per active
 // engine. An engine's endpoints are its configured endpoint, or the
-// type's own (Type.DefaultEndpoints for the search languages) with
+// type's own (its descriptor's DefaultEndpoints for the search languages) with
 // public_only = true. The allow rules are the operator's, as written: no
 // rule is derived from an endpoint, since the egress admits an endpoint
 // for its engine alone, and an allow rule would open its host and port
@@ -52,7 +53,7 @@ func (c Config) egressEngines() map[string]egressfile.Engine {
 			tables[e.ID] = egressfile.Engine{Endpoint: e.EndpointURL()}
 			continue
 		}
-		t, ok := LookupType(e.Type)
+		t, ok := drivers.Lookup(e.Type)
 		urls := t.DefaultEndpoints(c.Search.Languages)
 		if !ok || len(urls) == 0 {
 			continue

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rypsok/rypsok/front/engine"
+	"github.com/rypsok/rypsok/front/engine/drivers"
 	"github.com/rypsok/rypsok/shared/contract"
 	"github.com/rypsok/rypsok/shared/policy"
 )
@@ -41,7 +43,8 @@ const (
 type Engine struct {
 	// ID is the engine identifier (contract.ValidEngineID).
 	ID string
-	// Type names its driver, a row of the type table (LookupType).
+	// Type names its driver, a type of the driver registry
+	// (drivers.Lookup).
 	Type string
 	// Enabled is false when the operator switched the engine off; true by
 	// default.
@@ -52,13 +55,13 @@ type Engine struct {
 	// Weight is its rank-fusion weight, in (0, 10]; 1 by default.
 	Weight float64
 	// Endpoint replaces the provider's base URL; nil (the default) means
-	// the type's own endpoints (Type.DefaultEndpoints). A type with
-	// EndpointRequired has none of its own: its engines are refused
-	// without an endpoint.
+	// the type's own endpoints (engine.Descriptor.DefaultEndpoints). A
+	// type whose endpoint is required has none of its own: its engines
+	// are refused without an endpoint.
 	Endpoint *policy.Endpoint
 	// KeyEnv and KeyFile say where the credential is read: an environment
 	// variable or a file. At most one is set; a keyed type setting neither
-	// reads its Type.KeyEnv.
+	// reads its type's KeyEnv.
 	KeyEnv, KeyFile string
 	// Credential is the key read at load time, trimmed of surrounding
 	// white space; "" when none. Never printed or logged.
@@ -148,31 +151,31 @@ func (p *problems) engine(id string, f engineFile, env func(string) string) Engi
 	switch {
 	case f.Endpoint != "":
 		e.Endpoint = p.endpoint(field+".endpoint", f.Endpoint)
-	case t.EndpointRequired:
-		p.add(field+".endpoint", "required for type %s: the URL of the operator's own instance, such as \"https://searx.example.org\"", t.Name)
+	case t.Type != "" && t.EndpointRequired(): // an unknown type has its own problem
+		p.add(field+".endpoint", "required for type %s: the URL of the operator's own instance, such as \"https://searx.example.org\"", t.Type)
 	}
 	e.State, e.Credential, e.StateReason = state(e, t, env)
 	return e
 }
 
-// engineType returns the type table's row for name, or the zero Type with
-// a problem.
-func (p *problems) engineType(field, name string) Type {
-	t, ok := LookupType(name)
+// engineType returns the registry's descriptor of the type name, or the
+// zero Descriptor with a problem.
+func (p *problems) engineType(field, name string) engine.Descriptor {
+	t, ok := drivers.Lookup(name)
 	switch {
 	case name == "":
-		p.add(field+".type", "required; known types: %s", strings.Join(TypeNames(), ", "))
+		p.add(field+".type", "required; known types: %s", strings.Join(drivers.Types(), ", "))
 	case !ok:
-		p.add(field+".type", "unknown engine type %q; known types: %s", name, strings.Join(TypeNames(), ", "))
+		p.add(field+".type", "unknown engine type %q; known types: %s", name, strings.Join(drivers.Types(), ", "))
 	}
 	return t
 }
 
 // categories returns the engine's categories: the type's when the file
 // sets none.
-func (p *problems) categories(field string, cs []string, t Type) []string {
+func (p *problems) categories(field string, cs []string, t engine.Descriptor) []string {
 	if cs == nil {
-		return t.Categories
+		return categoryNames(t.Categories)
 	}
 	if len(cs) == 0 {
 		p.add(field+".categories", "want at least one category")
@@ -191,18 +194,18 @@ func (p *problems) categories(field string, cs []string, t Type) []string {
 }
 
 // keySource checks api_key_env and api_key_file and returns them; a keyed
-// type setting neither gets its Type.KeyEnv. A malformed variable name is
+// type setting neither gets its type's KeyEnv. A malformed variable name is
 // not quoted back: it may be a key pasted in the wrong place.
-func (p *problems) keySource(field string, f engineFile, t Type) (keyEnv, keyFile string) {
+func (p *problems) keySource(field string, f engineFile, t engine.Descriptor) (keyEnv, keyFile string) {
 	set := f.APIKeyEnv != "" || f.APIKeyFile != ""
 	switch {
 	case f.APIKeyEnv != "" && f.APIKeyFile != "":
 		p.add(field+".api_key_file", "set api_key_env or api_key_file, not both")
-	case set && t.Name != "" && !t.Keyed:
-		p.add(field, "type %s takes no key: remove api_key_env and api_key_file", t.Name)
+	case set && t.Type != "" && !t.Keyed():
+		p.add(field, "type %s takes no key: remove api_key_env and api_key_file", t.Type)
 	case f.APIKeyEnv != "" && !isEnvName(f.APIKeyEnv):
 		p.add(field+".api_key_env", "want the name of an environment variable ([A-Z_][A-Z0-9_]*), not the key itself")
-	case !set && t.Keyed:
+	case !set && t.Keyed():
 		return t.KeyEnv, ""
 	}
 	return f.APIKeyEnv, f.APIKeyFile
@@ -235,11 +238,11 @@ func (p *problems) endpoint(field, raw string) *policy.Endpoint {
 
 // state decides an engine's state, reading the credential of an enabled
 // engine of a keyed type, and only then.
-func state(e Engine, t Type, env func(string) string) (s EngineState, cred, reason string) {
+func state(e Engine, t engine.Descriptor, env func(string) string) (s EngineState, cred, reason string) {
 	switch {
 	case !e.Enabled:
 		return EngineDisabled, "", ""
-	case !t.Keyed:
+	case !t.Keyed():
 		return EngineActive, "", ""
 	}
 	cred, reason = readCredential(e.KeyEnv, e.KeyFile, env)

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rypsok/rypsok/front/engine/drivers"
 )
 
 func TestEngineOrderFollowsTheFile(t *testing.T) {
@@ -80,36 +82,6 @@ func TestZeroConfiguration(t *testing.T) {
 // defaultIDs are the engines of the zero configuration, in preference
 // order.
 var defaultIDs = []string{"wikipedia", "brave", "stackexchange", "arxiv", "marginalia"}
-
-// TestKeylessOfficialTypes checks the type table's rows of the keyless
-// engines with official interfaces (docs/engines/<type>.md): unkeyed, a
-// provider of their own, no scraping, and the capabilities their drivers
-// honor.
-func TestKeylessOfficialTypes(t *testing.T) {
-	for _, tc := range []struct {
-		name       string
-		categories []string
-		caps       Capabilities
-		endpoint   string
-	}{
-		{"stackexchange", []string{"it"}, Capabilities{Language: true, TimeRange: true}, "https://api.stackexchange.com"},
-		{"arxiv", []string{"science"}, Capabilities{TimeRange: true}, "https://export.arxiv.org"},
-		{"marginalia", []string{"general"}, Capabilities{SafeSearch: true}, "https://api2.marginalia-search.com"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			ty, ok := LookupType(tc.name)
-			if !ok || ty.Name != tc.name || ty.Keyed || ty.KeyEnv != "" || ty.EndpointRequired || ty.Scraping {
-				t.Fatalf("type %s: got %+v", tc.name, ty)
-			}
-			if !slices.Equal(ty.Categories, tc.categories) || ty.Capabilities != tc.caps {
-				t.Errorf("type %s: categories %v capabilities %+v, want %v %+v", tc.name, ty.Categories, ty.Capabilities, tc.categories, tc.caps)
-			}
-			if got := ty.DefaultEndpoints([]string{"en", "ja"}); !slices.Equal(got, []string{tc.endpoint}) {
-				t.Errorf("type %s: endpoints %v, want %s for every language", tc.name, got, tc.endpoint)
-			}
-		})
-	}
-}
 
 func TestCredentials(t *testing.T) {
 	keyFile := writeFile(t, "key", "\n\t file-key \n")
@@ -193,22 +165,13 @@ func TestSearXNGEngine(t *testing.T) {
 		e.Endpoint == nil || e.EndpointURL() != "https://searx.example.org/searxng" {
 		t.Errorf("got %+v, want an active keyless general engine at its endpoint", e)
 	}
-	ty, ok := LookupType("searxng")
-	if !ok || ty.Keyed || !ty.EndpointRequired || ty.DefaultEndpoints([]string{"en"}) != nil {
-		t.Errorf("type searxng: got %+v", ty)
-	}
-	want := Capabilities{Language: true, SafeSearch: true, TimeRange: true}
-	if ty.Capabilities != want {
-		t.Errorf("capabilities: got %+v, want %+v", ty.Capabilities, want)
-	}
-
 	_, err = Parse([]byte(minimal+"[engines.searx]\ntype = \"searxng\"\n"), noEnv)
 	fes := fieldErrors(err)
 	if len(fes) != 1 || fes[0].Field != "engines.searx.endpoint" || !strings.Contains(fes[0].Problem, "required") {
 		t.Errorf("without an endpoint: got %v, want one FieldError of engines.searx.endpoint", err)
 	}
-	for _, name := range TypeNames() {
-		if ty, _ := LookupType(name); !ty.EndpointRequired {
+	for _, name := range drivers.Types() {
+		if ty, _ := drivers.Lookup(name); !ty.EndpointRequired() {
 			file := minimal
 			if ty.Scraping {
 				file += "[scraping]\nenabled = true\n"
@@ -217,50 +180,6 @@ func TestSearXNGEngine(t *testing.T) {
 				t.Errorf("type %s without an endpoint: got %v, want it accepted", name, err)
 			}
 		}
-	}
-}
-
-func TestTypeTable(t *testing.T) {
-	for _, name := range TypeNames() {
-		ty, ok := LookupType(name)
-		if !ok || ty.Name != name || len(ty.Categories) == 0 || ty.Keyed != (ty.KeyEnv != "") {
-			t.Errorf("type %s: got %+v", name, ty)
-		}
-		for _, c := range ty.Categories {
-			if !slices.Contains(Categories(), c) {
-				t.Errorf("type %s: unknown default category %q", name, c)
-			}
-		}
-		for _, u := range ty.DefaultEndpoints([]string{"en"}) {
-			if !strings.HasPrefix(u, "https://") {
-				t.Errorf("type %s: default endpoint %q is not https", name, u)
-			}
-		}
-	}
-	if _, ok := LookupType("google"); ok {
-		t.Error("LookupType(google): got ok")
-	}
-}
-
-func TestDefaultEndpoints(t *testing.T) {
-	for _, tc := range []struct {
-		name, typ string
-		langs     []string
-		want      []string
-	}{
-		{"wikipedia, one per language", "wikipedia", []string{"en", "ja"}, []string{"https://en.wikipedia.org", "https://ja.wikipedia.org"}},
-		{"wikipedia, the primary subtag", "wikipedia", []string{"zh-tw", "pt-br"}, []string{"https://zh.wikipedia.org", "https://pt.wikipedia.org"}},
-		{"wikipedia, nb is served by no", "wikipedia", []string{"nb"}, []string{"https://no.wikipedia.org"}},
-		{"wikipedia, one host for two regions", "wikipedia", []string{"en", "en-gb", "zh-tw", "zh-cn"}, []string{"https://en.wikipedia.org", "https://zh.wikipedia.org"}},
-		{"brave, one endpoint", "brave", []string{"en", "ja"}, []string{"https://api.search.brave.com"}},
-		{"searxng, none of its own", "searxng", []string{"en", "ja"}, nil},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			ty, _ := LookupType(tc.typ)
-			if got := ty.DefaultEndpoints(tc.langs); !slices.Equal(got, tc.want) {
-				t.Errorf("got %q, want %q", got, tc.want)
-			}
-		})
 	}
 }
 

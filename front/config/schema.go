@@ -138,20 +138,6 @@ func defaultFile() file {
 	}
 }
 
-// defaultEngines are the engines of the zero configuration, in preference
-// order; their types supply everything else (the brave type reads
-// BRAVE_API_KEY). Every one uses an official interface (§11); all but
-// brave are keyless, so that the zero configuration fuses several engines
-// in general (wikipedia, marginalia), science (wikipedia, arxiv) and it
-// (stackexchange).
-var defaultEngines = []struct{ id, typ string }{
-	{"wikipedia", typeWikipedia},
-	{"brave", typeBrave},
-	{"stackexchange", typeStackExchange},
-	{"arxiv", typeArXiv},
-	{"marginalia", typeMarginalia},
-}
-
 // decode decodes data over f. Unknown keys come back as problems (an
 // inline secret with its own message) while f is still filled; a syntax
 // or type error is fatal.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rypsok/rypsok/front/engine/drivers"
 	"github.com/rypsok/rypsok/shared/policy"
 )
 
@@ -16,8 +17,8 @@ const ddgEngine = "[engines.ddg]\ntype = \"duckduckgo\"\n"
 // true (the FieldError names engines.<id>.type), accepted with it.
 func TestScrapingTypes(t *testing.T) {
 	var scraping []string
-	for _, name := range TypeNames() {
-		if ty, _ := LookupType(name); ty.Scraping {
+	for _, name := range drivers.Types() {
+		if ty, _ := drivers.Lookup(name); ty.Scraping {
 			scraping = append(scraping, name)
 		}
 	}
@@ -67,20 +68,10 @@ func TestScrapingNeverImplied(t *testing.T) {
 	}
 }
 
-// TestDuckDuckGoEngine checks the row of the type table: keyless,
-// general, no endpoint required, its egress endpoint the HTML endpoint's
-// host, public addresses only; safe search not among its capabilities.
+// TestDuckDuckGoEngine checks an engine of the scraping type duckduckgo:
+// keyless, general, its egress endpoint the HTML endpoint's host, public
+// addresses only; refused without [scraping] enabled = true.
 func TestDuckDuckGoEngine(t *testing.T) {
-	ty, ok := LookupType("duckduckgo")
-	if !ok || ty.Keyed || ty.EndpointRequired || !ty.Scraping || !slices.Equal(ty.Categories, []string{"general"}) {
-		t.Fatalf("type duckduckgo: got %+v", ty)
-	}
-	if want := (Capabilities{Language: true, Region: true, TimeRange: true}); ty.Capabilities != want {
-		t.Errorf("capabilities: got %+v, want %+v", ty.Capabilities, want)
-	}
-	if got := ty.DefaultEndpoints([]string{"en", "ja"}); !slices.Equal(got, []string{"https://html.duckduckgo.com"}) {
-		t.Errorf("default endpoints %q", got)
-	}
 	c, err := Parse([]byte(minimal+"[scraping]\nenabled = true\n"+ddgEngine), noEnv)
 	if err != nil {
 		t.Fatal(err)

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-
-	"github.com/rypsok/rypsok/front/config"
 )
 
 // ErrEndpoint is wrapped by ProviderURL's errors.
@@ -37,23 +35,4 @@ func ProviderURL(endpoint, base, path string) (*url.URL, error) {
 		return nil, fmt.Errorf("%w: %q: user information, query or fragment", ErrEndpoint, raw)
 	}
 	return u.JoinPath(path), nil
-}
-
-// TypeURL is ProviderURL for an engine type of the configuration's type
-// table that has one provider base URL: endpoint (Config.Endpoint) or that
-// base, joined with path. Its errors name the type.
-func TypeURL(typ, endpoint, path string) (*url.URL, error) {
-	t, ok := config.LookupType(typ)
-	if !ok {
-		return nil, fmt.Errorf("%s: type %q missing from the type table", typ, typ)
-	}
-	bases := t.DefaultEndpoints(nil)
-	if len(bases) == 0 {
-		return nil, fmt.Errorf("%s: type %q has no provider base URL", typ, typ)
-	}
-	u, err := ProviderURL(endpoint, bases[0], path)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", typ, err)
-	}
-	return u, nil
 }

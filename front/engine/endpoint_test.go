@@ -2,7 +2,6 @@ package engine
 
 import (
 	"errors"
-	"strings"
 	"testing"
 )
 
@@ -43,25 +42,5 @@ func TestProviderURLRefuses(t *testing.T) {
 		if u, err := ProviderURL(endpoint, "https://en.wikipedia.org", "/w/api.php"); !errors.Is(err, ErrEndpoint) {
 			t.Errorf("ProviderURL(%q) = %v, %v; want ErrEndpoint", endpoint, u, err)
 		}
-	}
-}
-
-func TestTypeURL(t *testing.T) {
-	u, err := TypeURL("brave", "", "/res/v1/web/search")
-	if err != nil || u.String() != "https://api.search.brave.com/res/v1/web/search" {
-		t.Errorf("brave default = %v, %v", u, err)
-	}
-	u, err = TypeURL("brave", "http://127.0.0.1:8080", "/res/v1/web/search")
-	if err != nil || u.String() != "http://127.0.0.1:8080/res/v1/web/search" {
-		t.Errorf("brave at an endpoint = %v, %v", u, err)
-	}
-	if _, err := TypeURL("brave", "ftp://x", "/s"); !errors.Is(err, ErrEndpoint) || !strings.HasPrefix(err.Error(), "brave: ") {
-		t.Errorf("bad endpoint: %v", err)
-	}
-	if _, err := TypeURL("nosuch", "", "/s"); err == nil || !strings.Contains(err.Error(), "type table") {
-		t.Errorf("unknown type: %v", err)
-	}
-	if _, err := TypeURL("searxng", "", "/search"); err == nil || !strings.Contains(err.Error(), "no provider base URL") {
-		t.Errorf("a type without a base URL: %v", err)
 	}
 }

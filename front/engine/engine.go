@@ -2,9 +2,12 @@
 // engine is asked (Request), what it answers (Result), what it declares
 // about itself (Properties), how its failures are classified (Error, with
 // the classes of DECISIONS.md §3), and how a driver talks to the network:
-// only through the egress, with Fetch. Each engine type has its own driver
-// package (front/engine/wikipedia, front/engine/brave); front/engine/drivers
-// is the registry by type name.
+// only through the egress, with Fetch; and what an engine type is before
+// any engine of it is configured (Descriptor). Each engine type has its
+// own driver package (front/engine/wikipedia, front/engine/brave), which
+// returns its Descriptor; front/engine/drivers is the registry of them by
+// type name. This package and the drivers know nothing of the
+// configuration: the configuration consults the registry.
 package engine
 
 import (
@@ -138,7 +141,8 @@ type Config struct {
 // building and its parsing (REQ-ENG-005); it reaches the network only
 // through the *http.Client it is given, whose transport is the egress.
 type Driver interface {
-	// Properties declares the engine's properties.
+	// Properties declares the engine's properties. Its slices may be the
+	// driver's own: the caller reads them and does not modify them.
 	Properties() Properties
 	// Search asks the engine. Every failure is an *Error.
 	Search(ctx context.Context, c *http.Client, req Request) ([]Result, error)

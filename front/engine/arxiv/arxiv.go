@@ -27,23 +27,40 @@ const queryPath = "/api/query"
 // atomType is the media type of the API's answers.
 const atomType = "application/atom+xml"
 
-// The properties of docs/engines/arxiv.md.
-const (
-	// ratePerSecond, burst and concurrency are the API's Terms of Use:
-	// no more than one request every three seconds, one connection at a
-	// time.
-	ratePerSecond = 1.0 / 3
-	burst         = 1
-	concurrency   = 1
-	// maxQueryChars is LIM-S1: the API documents no limit.
-	maxQueryChars = limits.S1QueryMaxChars
-	// maxBodyBytes bounds an answer: ten entries with abstracts stay far
+// maxResults is the ceiling of max_results the driver asks (the API takes
+// up to 2,000 a call).
+const maxResults = 100
+
+// Descriptor returns the type's row of the registry: the arXiv API,
+// keyless, science, English only (no language parameter).
+func Descriptor() engine.Descriptor {
+	return engine.Descriptor{
+		Type:         Type,
+		BaseURL:      "https://export.arxiv.org",
+		Categories:   []response.Category{response.CategoryScience},
+		Capabilities: engine.Capabilities{TimeRange: true},
+		Properties:   properties,
+		New:          New,
+	}
+}
+
+// properties are the properties of docs/engines/arxiv.md.
+var properties = engine.Properties{
+	// RatePerSecond, Burst and Concurrency are the API's Terms of Use: no
+	// more than one request every three seconds, one connection at a time.
+	RatePerSecond: 1.0 / 3,
+	Burst:         1,
+	Concurrency:   1,
+	// MaxQueryChars is LIM-S1: the API documents no limit.
+	MaxQueryChars: limits.S1QueryMaxChars,
+	TimeRanges:    engine.AllTimeRanges(),
+	Languages:     english,
+	Cacheable:     true,
+	Attribution:   true,
+	// MaxBodyBytes bounds an answer: ten entries with abstracts stay far
 	// below it, but a collaboration's paper lists thousands of authors.
-	maxBodyBytes = 4 << 20
-	// maxResults is the ceiling of max_results the driver asks (the API
-	// takes up to 2,000 a call).
-	maxResults = 100
-)
+	MaxBodyBytes: 4 << 20,
+}
 
 // dateFormat is the form of submittedDate's bounds: minutes, in GMT.
 const dateFormat = "200601021504"
@@ -57,10 +74,10 @@ type driver struct {
 
 var _ engine.Driver = (*driver)(nil)
 
-// New builds the driver for cfg: the API at config's base URL for the
-// type, or at cfg.Endpoint. It refuses an invalid endpoint.
+// New builds the driver for cfg: the API at the type's base URL, or at
+// cfg.Endpoint. It refuses an invalid endpoint.
 func New(cfg engine.Config) (engine.Driver, error) {
-	api, err := engine.TypeURL(Type, cfg.Endpoint, queryPath)
+	api, err := Descriptor().URL(cfg.Endpoint, queryPath)
 	if err != nil {
 		return nil, err
 	}
@@ -68,19 +85,7 @@ func New(cfg engine.Config) (engine.Driver, error) {
 }
 
 // Properties implements engine.Driver; see docs/engines/arxiv.md.
-func (d *driver) Properties() engine.Properties {
-	return engine.Properties{
-		RatePerSecond: ratePerSecond,
-		Burst:         burst,
-		Concurrency:   concurrency,
-		MaxQueryChars: maxQueryChars,
-		TimeRanges:    engine.AllTimeRanges(),
-		Languages:     english,
-		Cacheable:     true,
-		Attribution:   true,
-		MaxBodyBytes:  maxBodyBytes,
-	}
-}
+func (d *driver) Properties() engine.Properties { return properties }
 
 // english reports whether lang is English, with any region: arXiv's
 // papers are written in English all but a few, and the API has no
@@ -124,7 +129,7 @@ func (d *driver) Search(ctx context.Context, c *http.Client, req engine.Request)
 		return nil, err
 	}
 	hr.Header.Set("Accept", atomType)
-	a, err := engine.Fetch(ctx, c, hr, maxBodyBytes)
+	a, err := engine.Fetch(ctx, c, hr, properties.MaxBodyBytes)
 	if err != nil {
 		return nil, err
 	}

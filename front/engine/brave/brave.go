@@ -26,21 +26,40 @@ const searchPath = "/res/v1/web/search"
 // tokenHeader carries the subscription key.
 const tokenHeader = "X-Subscription-Token"
 
-// The properties of docs/engines/brave.md.
-const (
-	// ratePerSecond and burst are the smallest plan's limit (1 request per
+// maxCount is count's ceiling for web results; above it Brave answers
+// 422.
+const maxCount = 20
+
+// Descriptor returns the type's row of the registry: the Brave Search
+// API, keyed by BRAVE_API_KEY, general and news.
+func Descriptor() engine.Descriptor {
+	return engine.Descriptor{
+		Type:         Type,
+		BaseURL:      "https://api.search.brave.com",
+		KeyEnv:       "BRAVE_API_KEY",
+		Categories:   []response.Category{response.CategoryGeneral, response.CategoryNews},
+		Capabilities: engine.Capabilities{Language: true, Region: true, SafeSearch: true, TimeRange: true},
+		Properties:   properties,
+		New:          New,
+	}
+}
+
+// properties are the properties of docs/engines/brave.md.
+var properties = engine.Properties{
+	// RatePerSecond and Burst are the smallest plan's limit (1 request per
 	// second); a faster plan is paced below its limit.
-	ratePerSecond = 1
-	burst         = 1
-	concurrency   = 1
-	// maxQueryChars is Brave's documented limit of q (400 characters; it
+	RatePerSecond: 1,
+	Burst:         1,
+	Concurrency:   1,
+	// MaxQueryChars is Brave's documented limit of q (400 characters; it
 	// also takes at most 50 words).
-	maxQueryChars = 400
-	maxBodyBytes  = 2 << 20
-	// maxCount is count's ceiling for web results; above it Brave answers
-	// 422.
-	maxCount = 20
-)
+	MaxQueryChars: 400,
+	TimeRanges:    engine.AllTimeRanges(),
+	Languages:     honors,
+	Cacheable:     false,
+	Attribution:   false,
+	MaxBodyBytes:  2 << 20,
+}
 
 // ErrNoCredential is returned by New without Config.Credential.
 var ErrNoCredential = errors.New("brave: an API key is required")
@@ -66,14 +85,14 @@ type driver struct {
 
 var _ engine.Driver = (*driver)(nil)
 
-// New builds the driver for cfg: the API at config's base URL for the type,
-// or at cfg.Endpoint. It refuses a configuration without a key
+// New builds the driver for cfg: the API at the type's base URL, or at
+// cfg.Endpoint. It refuses a configuration without a key
 // (ErrNoCredential) and an invalid endpoint.
 func New(cfg engine.Config) (engine.Driver, error) {
 	if cfg.Credential == "" {
 		return nil, ErrNoCredential
 	}
-	api, err := engine.TypeURL(Type, cfg.Endpoint, searchPath)
+	api, err := Descriptor().URL(cfg.Endpoint, searchPath)
 	if err != nil {
 		return nil, err
 	}
@@ -81,19 +100,7 @@ func New(cfg engine.Config) (engine.Driver, error) {
 }
 
 // Properties implements engine.Driver; see docs/engines/brave.md.
-func (d *driver) Properties() engine.Properties {
-	return engine.Properties{
-		RatePerSecond: ratePerSecond,
-		Burst:         burst,
-		Concurrency:   concurrency,
-		MaxQueryChars: maxQueryChars,
-		TimeRanges:    engine.AllTimeRanges(),
-		Languages:     honors,
-		Cacheable:     false,
-		Attribution:   false,
-		MaxBodyBytes:  maxBodyBytes,
-	}
-}
+func (d *driver) Properties() engine.Properties { return properties }
 
 // honors reports whether Brave has a search_lang for lang.
 func honors(lang string) bool {
@@ -114,7 +121,7 @@ func (d *driver) Search(ctx context.Context, c *http.Client, req engine.Request)
 		return nil, err
 	}
 	hr.Header.Set(tokenHeader, d.key)
-	a, err := engine.Fetch(ctx, c, hr, maxBodyBytes)
+	a, err := engine.Fetch(ctx, c, hr, properties.MaxBodyBytes)
 	if err != nil {
 		return nil, err
 	}

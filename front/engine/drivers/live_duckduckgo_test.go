@@ -1,6 +1,6 @@
 //go:build live
 
-package drivers
+package drivers_test
 
 import (
 	"os"

@@ -10,7 +10,7 @@
 // Marginalia are keyless; a test whose provider answers rate_limited
 // (Marginalia's shared key, Stack Exchange's daily quota) is skipped.
 
-package drivers
+package drivers_test
 
 import (
 	"bytes"
@@ -27,6 +27,7 @@ import (
 
 	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/engine"
+	"github.com/rypsok/rypsok/front/engine/drivers"
 	"github.com/rypsok/rypsok/front/launcher"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/shared/contract"
@@ -155,7 +156,7 @@ func liveSearch(t *testing.T, cfg config.Config, id string, env func(string) str
 	if contact != "" {
 		ua = "rypsok/live-test (+https://github.com/rypsok/rypsok; " + contact + ")"
 	}
-	d, err := New(ec.Type, engine.Config{
+	d, err := drivers.New(ec.Type, engine.Config{
 		ID: ec.ID, Endpoint: ec.EndpointURL(), Credential: ec.Credential,
 		UserAgent: ua, Languages: cfg.Search.Languages,
 	})

@@ -29,22 +29,41 @@ const Type = "duckduckgo"
 // without the slash is redirected to it.
 const searchPath = "/html/"
 
-// The properties of docs/engines/duckduckgo.md.
-const (
-	// ratePerSecond, burst and concurrency keep requests 2 s apart:
+// ddgMaxQueryChars is the longest query DuckDuckGo takes.
+const ddgMaxQueryChars = 499
+
+// Descriptor returns the type's row of the registry: DuckDuckGo's HTML
+// endpoint, a scraping type, keyless, general; safe search is not sent.
+func Descriptor() engine.Descriptor {
+	return engine.Descriptor{
+		Type:         Type,
+		BaseURL:      "https://html.duckduckgo.com",
+		Categories:   []response.Category{response.CategoryGeneral},
+		Capabilities: engine.Capabilities{Language: true, Region: true, TimeRange: true},
+		Scraping:     true,
+		Properties:   properties,
+		New:          New,
+	}
+}
+
+// properties are the properties of docs/engines/duckduckgo.md.
+var properties = engine.Properties{
+	// RatePerSecond, Burst and Concurrency keep requests 2 s apart:
 	// DuckDuckGo publishes no limit, and spacing of 1.5 s or more was
 	// measured as safe from its challenge (shared fixtures README §4.3).
-	ratePerSecond = 0.5
-	burst         = 1
-	concurrency   = 1
-	// maxQueryChars is LIM-S1: DuckDuckGo refuses 500 characters or more.
-	maxQueryChars = limits.S1QueryMaxChars
-	// maxBodyBytes bounds the page: a first page of results is 20 to
+	RatePerSecond: 0.5,
+	Burst:         1,
+	Concurrency:   1,
+	// MaxQueryChars is LIM-S1: DuckDuckGo refuses 500 characters or more.
+	MaxQueryChars: limits.S1QueryMaxChars,
+	TimeRanges:    engine.AllTimeRanges(),
+	Languages:     honors,
+	Cacheable:     false,
+	Attribution:   false,
+	// MaxBodyBytes bounds the page: a first page of results is 20 to
 	// 60 KB, the challenge about 14 KB.
-	maxBodyBytes = 1 << 20
-	// ddgMaxQueryChars is the longest query DuckDuckGo takes.
-	ddgMaxQueryChars = 499
-)
+	MaxBodyBytes: 1 << 20,
+}
 
 // ErrNoUserAgent is returned by New without Config.UserAgent: a scraping
 // driver sends rypsok's own User-Agent (§11), never the HTTP library's.
@@ -67,15 +86,15 @@ type driver struct {
 
 var _ engine.Driver = (*driver)(nil)
 
-// New builds the driver for cfg: the endpoint at config's base URL for
-// the type, or at cfg.Endpoint. It refuses a configuration without a
+// New builds the driver for cfg: the endpoint at the type's base URL, or
+// at cfg.Endpoint. It refuses a configuration without a
 // User-Agent (ErrNoUserAgent) and an invalid endpoint. That a scraping
 // type needs [scraping] enabled is configuration's to check.
 func New(cfg engine.Config) (engine.Driver, error) {
 	if cfg.UserAgent == "" {
 		return nil, ErrNoUserAgent
 	}
-	page, err := engine.TypeURL(Type, cfg.Endpoint, searchPath)
+	page, err := Descriptor().URL(cfg.Endpoint, searchPath)
 	if err != nil {
 		return nil, err
 	}
@@ -83,19 +102,7 @@ func New(cfg engine.Config) (engine.Driver, error) {
 }
 
 // Properties implements engine.Driver; see docs/engines/duckduckgo.md.
-func (d *driver) Properties() engine.Properties {
-	return engine.Properties{
-		RatePerSecond: ratePerSecond,
-		Burst:         burst,
-		Concurrency:   concurrency,
-		MaxQueryChars: maxQueryChars,
-		TimeRanges:    engine.AllTimeRanges(),
-		Languages:     honors,
-		Cacheable:     false,
-		Attribution:   false,
-		MaxBodyBytes:  maxBodyBytes,
-	}
-}
+func (d *driver) Properties() engine.Properties { return properties }
 
 // Search implements engine.Driver. It returns at most req.Count results
 // (LIM-S3 when zero) of the first page. A language DuckDuckGo has no
@@ -112,7 +119,7 @@ func (d *driver) Search(ctx context.Context, c *http.Client, req engine.Request)
 	if err != nil {
 		return nil, err
 	}
-	a, err := engine.Fetch(ctx, c, hr, maxBodyBytes)
+	a, err := engine.Fetch(ctx, c, hr, properties.MaxBodyBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -31,20 +31,38 @@ const (
 	publicKey = "public"
 )
 
-// The properties of docs/engines/marginalia.md.
-const (
-	// ratePerSecond, burst and concurrency are gentle: the public key's
+// maxCount is count's ceiling.
+const maxCount = 100
+
+// Descriptor returns the type's row of the registry: Marginalia Search's
+// API with the shared key, so keyless; general, English only.
+func Descriptor() engine.Descriptor {
+	return engine.Descriptor{
+		Type:         Type,
+		BaseURL:      "https://api2.marginalia-search.com",
+		Categories:   []response.Category{response.CategoryGeneral},
+		Capabilities: engine.Capabilities{SafeSearch: true},
+		Properties:   properties,
+		New:          New,
+	}
+}
+
+// properties are the properties of docs/engines/marginalia.md.
+var properties = engine.Properties{
+	// RatePerSecond, Burst and Concurrency are gentle: the public key's
 	// per-minute limit is shared by every client on the Internet, and the
 	// search engine is one person's project.
-	ratePerSecond = 1
-	burst         = 1
-	concurrency   = 1
-	// maxQueryChars is LIM-S1: the API documents no limit.
-	maxQueryChars = limits.S1QueryMaxChars
-	maxBodyBytes  = 1 << 20
-	// maxCount is count's ceiling.
-	maxCount = 100
-)
+	RatePerSecond: 1,
+	Burst:         1,
+	Concurrency:   1,
+	// MaxQueryChars is LIM-S1: the API documents no limit.
+	MaxQueryChars: limits.S1QueryMaxChars,
+	TimeRanges:    nil, // the API has no date filter
+	Languages:     english,
+	Cacheable:     true,
+	Attribution:   true,
+	MaxBodyBytes:  1 << 20,
+}
 
 // nsfw maps the configured safe-search level to the API's nsfw: 0 is no
 // filter, 1 the (experimental) reduction of extreme results, the API's
@@ -59,10 +77,10 @@ type driver struct {
 
 var _ engine.Driver = (*driver)(nil)
 
-// New builds the driver for cfg: the API at config's base URL for the
-// type, or at cfg.Endpoint. It refuses an invalid endpoint.
+// New builds the driver for cfg: the API at the type's base URL, or at
+// cfg.Endpoint. It refuses an invalid endpoint.
 func New(cfg engine.Config) (engine.Driver, error) {
-	api, err := engine.TypeURL(Type, cfg.Endpoint, searchPath)
+	api, err := Descriptor().URL(cfg.Endpoint, searchPath)
 	if err != nil {
 		return nil, err
 	}
@@ -70,19 +88,7 @@ func New(cfg engine.Config) (engine.Driver, error) {
 }
 
 // Properties implements engine.Driver; see docs/engines/marginalia.md.
-func (d *driver) Properties() engine.Properties {
-	return engine.Properties{
-		RatePerSecond: ratePerSecond,
-		Burst:         burst,
-		Concurrency:   concurrency,
-		MaxQueryChars: maxQueryChars,
-		TimeRanges:    nil, // the API has no date filter
-		Languages:     english,
-		Cacheable:     true,
-		Attribution:   true,
-		MaxBodyBytes:  maxBodyBytes,
-	}
-}
+func (d *driver) Properties() engine.Properties { return properties }
 
 // english reports whether lang is English, with any region: Marginalia's
 // index is English all but a little, and its documentation offers no
@@ -107,7 +113,7 @@ func (d *driver) Search(ctx context.Context, c *http.Client, req engine.Request)
 		return nil, err
 	}
 	hr.Header.Set(keyHeader, publicKey)
-	a, err := engine.Fetch(ctx, c, hr, maxBodyBytes)
+	a, err := engine.Fetch(ctx, c, hr, properties.MaxBodyBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -29,19 +29,36 @@ const searchPath = "/search"
 // category.
 const category = "general"
 
-// The properties of docs/engines/searxng.md.
-const (
-	// ratePerSecond and burst pace requests to the operator's instance:
+// Descriptor returns the type's row of the registry: no provider of its
+// own (the instance is the operator's, so an engine must set endpoint),
+// keyless, general.
+func Descriptor() engine.Descriptor {
+	return engine.Descriptor{
+		Type:         Type,
+		Categories:   []response.Category{response.CategoryGeneral},
+		Capabilities: engine.Capabilities{Language: true, SafeSearch: true, TimeRange: true},
+		Properties:   properties,
+		New:          New,
+	}
+}
+
+// properties are the properties of docs/engines/searxng.md.
+var properties = engine.Properties{
+	// RatePerSecond and Burst pace requests to the operator's instance:
 	// each request fans out to every upstream engine of the category,
 	// whose own limits suspend the instance's engines when it asks too
 	// often.
-	ratePerSecond = 2
-	burst         = 4
-	concurrency   = 4
-	// maxQueryChars is LIM-S1: SearXNG sets no limit of its own.
-	maxQueryChars = limits.S1QueryMaxChars
-	maxBodyBytes  = 2 << 20
-)
+	RatePerSecond: 2,
+	Burst:         4,
+	Concurrency:   4,
+	// MaxQueryChars is LIM-S1: SearXNG sets no limit of its own.
+	MaxQueryChars: limits.S1QueryMaxChars,
+	TimeRanges:    engine.AllTimeRanges(),
+	Languages:     nil, // every language code maps to a SearXNG locale
+	Cacheable:     true,
+	Attribution:   false,
+	MaxBodyBytes:  2 << 20,
+}
 
 // ErrNoEndpoint is returned by New without Config.Endpoint: a SearXNG
 // instance is the operator's, there is no default one.
@@ -87,19 +104,7 @@ func New(cfg engine.Config) (engine.Driver, error) {
 }
 
 // Properties implements engine.Driver; see docs/engines/searxng.md.
-func (d *driver) Properties() engine.Properties {
-	return engine.Properties{
-		RatePerSecond: ratePerSecond,
-		Burst:         burst,
-		Concurrency:   concurrency,
-		MaxQueryChars: maxQueryChars,
-		TimeRanges:    engine.AllTimeRanges(),
-		Languages:     nil, // every language code maps to a SearXNG locale
-		Cacheable:     true,
-		Attribution:   false,
-		MaxBodyBytes:  maxBodyBytes,
-	}
-}
+func (d *driver) Properties() engine.Properties { return properties }
 
 // Search implements engine.Driver. It returns at most req.Count results
 // (LIM-S3 when zero) of the instance's first page. A language that is no
@@ -114,7 +119,7 @@ func (d *driver) Search(ctx context.Context, c *http.Client, req engine.Request)
 	if err != nil {
 		return nil, err
 	}
-	a, err := engine.Fetch(ctx, c, hr, maxBodyBytes)
+	a, err := engine.Fetch(ctx, c, hr, properties.MaxBodyBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -68,7 +68,7 @@ type question struct {
 // A question without an http(s) link, or whose link, title or body is not
 // a string, is dropped; Date is the date of creation_date.
 func parse(a *engine.Answer, limit int) ([]engine.Result, time.Duration, error) {
-	body, e := decompress(a.Header, a.Body, maxBodyBytes)
+	body, e := decompress(a.Header, a.Body, properties.MaxBodyBytes)
 	if e != nil {
 		return nil, 0, e
 	}

@@ -27,27 +27,47 @@ const Type = "stackexchange"
 // searchPath is the question search's path under the API's base URL.
 const searchPath = "/2.3/search/advanced"
 
-// The properties of docs/engines/stackexchange.md.
 const (
-	// ratePerSecond, burst and concurrency stay far below the API's
-	// per-IP ceiling (30 requests a second, a ban beyond it); the daily
-	// quota of an IP without a key (300 requests) is the real limit, and
-	// its exhaustion is classified (throttle_violation).
-	ratePerSecond = 1
-	burst         = 2
-	concurrency   = 2
-	// maxQueryChars is LIM-S1: the API documents no limit of q.
-	maxQueryChars = limits.S1QueryMaxChars
-	// maxBodyBytes bounds an answer after decompression: ten questions
-	// with their bodies (at most 30,000 characters of Markdown each,
-	// more as HTML) stay below it.
-	maxBodyBytes = 2 << 20
 	// maxPageSize is pagesize's ceiling.
 	maxPageSize = 100
 	// maxHold bounds how long the driver holds back on a provider's word
 	// (backoff, a quota's wait): a day, the quota's period.
 	maxHold = 24 * time.Hour
 )
+
+// Descriptor returns the type's row of the registry: the Stack Exchange
+// API, keyless, it; a localized site per language.
+func Descriptor() engine.Descriptor {
+	return engine.Descriptor{
+		Type:         Type,
+		BaseURL:      "https://api.stackexchange.com",
+		Categories:   []response.Category{response.CategoryIT},
+		Capabilities: engine.Capabilities{Language: true, TimeRange: true},
+		Properties:   properties,
+		New:          New,
+	}
+}
+
+// properties are the properties of docs/engines/stackexchange.md.
+var properties = engine.Properties{
+	// RatePerSecond, Burst and Concurrency stay far below the API's
+	// per-IP ceiling (30 requests a second, a ban beyond it); the daily
+	// quota of an IP without a key (300 requests) is the real limit, and
+	// its exhaustion is classified (throttle_violation).
+	RatePerSecond: 1,
+	Burst:         2,
+	Concurrency:   2,
+	// MaxQueryChars is LIM-S1: the API documents no limit of q.
+	MaxQueryChars: limits.S1QueryMaxChars,
+	TimeRanges:    engine.AllTimeRanges(),
+	Languages:     honors,
+	Cacheable:     true,
+	Attribution:   true,
+	// MaxBodyBytes bounds an answer after decompression: ten questions
+	// with their bodies (at most 30,000 characters of Markdown each,
+	// more as HTML) stay below it.
+	MaxBodyBytes: 2 << 20,
+}
 
 // defaultSite is the site asked without a language, and for English.
 const defaultSite = "stackoverflow"
@@ -74,10 +94,10 @@ type driver struct {
 
 var _ engine.Driver = (*driver)(nil)
 
-// New builds the driver for cfg: the API at config's base URL for the
-// type, or at cfg.Endpoint. It refuses an invalid endpoint.
+// New builds the driver for cfg: the API at the type's base URL, or at
+// cfg.Endpoint. It refuses an invalid endpoint.
 func New(cfg engine.Config) (engine.Driver, error) {
-	api, err := engine.TypeURL(Type, cfg.Endpoint, searchPath)
+	api, err := Descriptor().URL(cfg.Endpoint, searchPath)
 	if err != nil {
 		return nil, err
 	}
@@ -85,19 +105,7 @@ func New(cfg engine.Config) (engine.Driver, error) {
 }
 
 // Properties implements engine.Driver; see docs/engines/stackexchange.md.
-func (d *driver) Properties() engine.Properties {
-	return engine.Properties{
-		RatePerSecond: ratePerSecond,
-		Burst:         burst,
-		Concurrency:   concurrency,
-		MaxQueryChars: maxQueryChars,
-		TimeRanges:    engine.AllTimeRanges(),
-		Languages:     honors,
-		Cacheable:     true,
-		Attribution:   true,
-		MaxBodyBytes:  maxBodyBytes,
-	}
-}
+func (d *driver) Properties() engine.Properties { return properties }
 
 // honors reports whether a Stack Exchange site answers in lang.
 func honors(lang string) bool {
@@ -133,7 +141,7 @@ func (d *driver) Search(ctx context.Context, c *http.Client, req engine.Request)
 	if err != nil {
 		return nil, err
 	}
-	a, err := engine.Fetch(ctx, c, hr, maxBodyBytes)
+	a, err := engine.Fetch(ctx, c, hr, properties.MaxBodyBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -224,8 +224,9 @@ func TestGzip(t *testing.T) {
 // TestGzipBomb checks that a body that decompresses past MaxBodyBytes is
 // too_large, never decompressed whole, whoever decodes it.
 func TestGzipBomb(t *testing.T) {
-	bomb := gz(t, bytes.Repeat([]byte(" "), 8<<20)) // 8 MiB of spaces in about 8 KiB: four times the limit
-	if len(bomb) > maxBodyBytes {
+	limit := int(properties.MaxBodyBytes)
+	bomb := gz(t, bytes.Repeat([]byte(" "), 4*limit)) // 8 MiB of spaces in about 8 KiB: four times the limit
+	if len(bomb) > limit {
 		t.Fatalf("the bomb is %d bytes compressed", len(bomb))
 	}
 	t.Run("decoded by the driver", func(t *testing.T) {
@@ -240,12 +241,12 @@ func TestGzipBomb(t *testing.T) {
 		enginetest.AssertClass(t, res, err, response.ClassTooLarge, 0)
 	})
 	t.Run("exactly the limit decompressed is kept", func(t *testing.T) {
-		body := append([]byte(`{"items":[]}`), bytes.Repeat([]byte(" "), maxBodyBytes-len(`{"items":[]}`))...)
-		out, e := decompress(gzipHeader(), gz(t, body), maxBodyBytes)
-		if e != nil || len(out) != maxBodyBytes {
-			t.Fatalf("decompress = %d bytes, %v; want %d and no error", len(out), e, maxBodyBytes)
+		body := append([]byte(`{"items":[]}`), bytes.Repeat([]byte(" "), limit-len(`{"items":[]}`))...)
+		out, e := decompress(gzipHeader(), gz(t, body), properties.MaxBodyBytes)
+		if e != nil || len(out) != limit {
+			t.Fatalf("decompress = %d bytes, %v; want %d and no error", len(out), e, limit)
 		}
-		if _, e := decompress(gzipHeader(), gz(t, append(body, ' ')), maxBodyBytes); e == nil || e.Class != response.ClassTooLarge {
+		if _, e := decompress(gzipHeader(), gz(t, append(body, ' ')), properties.MaxBodyBytes); e == nil || e.Class != response.ClassTooLarge {
 			t.Fatalf("one byte over: %v, want too_large", e)
 		}
 	})

@@ -13,7 +13,6 @@ import (
 	"net/url"
 	"strconv"
 
-	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/engine"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/shared/limits"
@@ -28,25 +27,44 @@ const apiPath = "/w/api.php"
 // articlePath prefixes an article's title in its URL.
 const articlePath = "/wiki/"
 
-// The properties of docs/engines/wikipedia.md.
-const (
-	// ratePerSecond and burst pace requests: Wikimedia publishes its
+// maxLimit is srlimit's ceiling for a client without apihighlimits.
+const maxLimit = 500
+
+// Descriptor returns the type's row of the registry: one wiki per
+// configured language, keyless, general and science.
+func Descriptor() engine.Descriptor {
+	return engine.Descriptor{
+		Type:         Type,
+		BaseURL:      "https://" + engine.LangPlaceholder + ".wikipedia.org",
+		LangLabels:   map[string]string{"nb": "no"},
+		Categories:   []response.Category{response.CategoryGeneral, response.CategoryScience},
+		Capabilities: engine.Capabilities{Language: true},
+		Properties:   properties,
+		New:          New,
+	}
+}
+
+// properties are the properties of docs/engines/wikipedia.md.
+var properties = engine.Properties{
+	// RatePerSecond and Burst pace requests: Wikimedia publishes its
 	// per-client limits on mediawiki.org (Wikimedia APIs/Rate limits) and
 	// asks for serial, considerate read traffic (API:Etiquette).
-	ratePerSecond = 1
-	burst         = 3
-	// concurrency stays under the "3 or fewer concurrent requests" of
+	RatePerSecond: 1,
+	Burst:         3,
+	// Concurrency stays under the "3 or fewer concurrent requests" of
 	// Wikimedia APIs/Rate limits.
-	concurrency = 2
-	// maxQueryChars is CirrusSearch's longest full-text query
+	Concurrency: 2,
+	// MaxQueryChars is CirrusSearch's longest full-text query
 	// ($wgCirrusSearchMaxFullTextQueryLength).
-	maxQueryChars = 300
-	// maxBodyBytes bounds an answer: 500 results with snippets stay far
+	MaxQueryChars: 300,
+	TimeRanges:    nil, // list=search cannot filter by date
+	Languages:     nil, // a built driver's are its configured languages
+	Cacheable:     true,
+	Attribution:   true,
+	// MaxBodyBytes bounds an answer: 500 results with snippets stay far
 	// below it.
-	maxBodyBytes = 1 << 20
-	// maxLimit is srlimit's ceiling for a client without apihighlimits.
-	maxLimit = 500
-)
+	MaxBodyBytes: 1 << 20,
+}
 
 var (
 	// ErrNoUserAgent is returned by New without Config.UserAgent: the
@@ -73,7 +91,7 @@ type driver struct {
 var _ engine.Driver = (*driver)(nil)
 
 // New builds the driver for cfg: one wiki per configured language, the
-// host that config's type table gives it ("en-gb" and "en" share
+// host that the type's descriptor gives it ("en-gb" and "en" share
 // en.wikipedia.org; "nb" is no.wikipedia.org). With cfg.Endpoint every
 // language is searched at the endpoint, and the language still names the
 // wiki of the result URLs. It refuses a configuration without a
@@ -85,10 +103,7 @@ func New(cfg engine.Config) (engine.Driver, error) {
 	if len(cfg.Languages) == 0 {
 		return nil, ErrNoLanguage
 	}
-	t, ok := config.LookupType(Type)
-	if !ok {
-		return nil, fmt.Errorf("wikipedia: type %q missing from the type table", Type)
-	}
+	t := Descriptor()
 	d := &driver{userAgent: cfg.UserAgent, defaultLang: cfg.Languages[0], sites: map[string]site{}}
 	for _, lang := range cfg.Languages {
 		base := t.DefaultEndpoints([]string{lang})[0]
@@ -103,17 +118,9 @@ func New(cfg engine.Config) (engine.Driver, error) {
 
 // Properties implements engine.Driver; see docs/engines/wikipedia.md.
 func (d *driver) Properties() engine.Properties {
-	return engine.Properties{
-		RatePerSecond: ratePerSecond,
-		Burst:         burst,
-		Concurrency:   concurrency,
-		MaxQueryChars: maxQueryChars,
-		TimeRanges:    nil, // list=search cannot filter by date
-		Languages:     d.honors,
-		Cacheable:     true,
-		Attribution:   true,
-		MaxBodyBytes:  maxBodyBytes,
-	}
+	p := properties
+	p.Languages = d.honors
+	return p
 }
 
 // honors reports whether lang is a configured language.
@@ -143,7 +150,7 @@ func (d *driver) Search(ctx context.Context, c *http.Client, req engine.Request)
 	if err != nil {
 		return nil, err
 	}
-	a, err := engine.Fetch(ctx, c, hr, maxBodyBytes)
+	a, err := engine.Fetch(ctx, c, hr, properties.MaxBodyBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -95,7 +96,7 @@ func TestRequest(t *testing.T) {
 }
 
 // TestWikiOfLanguage checks, without an endpoint, which wiki each language
-// asks and names: config's type table decides.
+// asks and names: the type's descriptor decides.
 func TestWikiOfLanguage(t *testing.T) {
 	tests := []struct {
 		lang, api, article string
@@ -126,6 +127,27 @@ func TestWikiOfLanguage(t *testing.T) {
 			}
 			if res[0].URL != tt.article {
 				t.Errorf("first URL %s, want %s", res[0].URL, tt.article)
+			}
+		})
+	}
+}
+
+// TestDefaultEndpoints checks the wikis the egress is told of for the
+// configured languages: one per distinct wiki, in order.
+func TestDefaultEndpoints(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		langs []string
+		want  []string
+	}{
+		{"one per language", []string{"en", "ja"}, []string{"https://en.wikipedia.org", "https://ja.wikipedia.org"}},
+		{"the primary subtag", []string{"zh-tw", "pt-br"}, []string{"https://zh.wikipedia.org", "https://pt.wikipedia.org"}},
+		{"nb is served by no", []string{"nb"}, []string{"https://no.wikipedia.org"}},
+		{"one wiki for two regions", []string{"en", "en-gb", "zh-tw", "zh-cn"}, []string{"https://en.wikipedia.org", "https://zh.wikipedia.org"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Descriptor().DefaultEndpoints(tc.langs); !slices.Equal(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
 	}
