@@ -1,9 +1,9 @@
 // Package limits holds every bound rypsok names LIM-xx, in one table.
 //
-// The values are those of LIMITS.md. Code and tests read a bound from here
-// instead of repeating its number; the README prints the same table (see
-// TestREADMEPrintsTable). A value marked config is the default of a
-// configuration key, which may lower it and raise it only up to its ceiling.
+// Code and tests read a bound from here instead of repeating its number;
+// docs/limits.md prints the same table (see TestDocsPrintTable). A value
+// marked config is the default of a configuration key, which may lower it and
+// raise it only up to its ceiling.
 package limits
 
 import "time"
@@ -89,15 +89,15 @@ const (
 )
 
 // Limit is one row of the table: its name, what it bounds, and its value as
-// LIMITS.md writes it.
+// docs/limits.md writes it.
 type Limit struct {
 	Name    string
 	Meaning string
 	Value   string
 }
 
-// Table lists the limits in the order of LIMITS.md, for documentation and
-// for the test that keeps the README in step with this file.
+// Table lists the limits in the order of docs/limits.md, for documentation
+// and for the test that keeps that page in step with this file.
 var Table = []Limit{
 	{"LIM-S1", "`query` length after trimming (characters)", "1 to 400"},
 	{"LIM-S2", "`max_results`: default and range", "default 5, range 1 to 20"},

@@ -33,7 +33,8 @@ const searchPath = "/html/"
 const (
 	// ratePerSecond, burst and concurrency keep requests 2 s apart:
 	// DuckDuckGo publishes no limit, and spacing of 1.5 s or more was
-	// measured as safe from its challenge (shared fixtures README §4.3).
+	// measured as safe from its challenge (docs/engines/duckduckgo.md,
+	// limits).
 	ratePerSecond = 0.5
 	burst         = 1
 	concurrency   = 1
@@ -47,7 +48,8 @@ const (
 )
 
 // ErrNoUserAgent is returned by New without Config.UserAgent: a scraping
-// driver sends rypsok's own User-Agent (§11), never the HTTP library's.
+// driver sends rypsok's own User-Agent (docs/design: engines and
+// compliance), never the HTTP library's.
 var ErrNoUserAgent = errors.New("duckduckgo: a User-Agent is required")
 
 // timeRanges maps a time_range to DuckDuckGo's df.
