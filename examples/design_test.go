@@ -151,3 +151,81 @@ func TestEveryCitedRequirementIsDefined(t *testing.T) {
 		}
 	}
 }
+
+// Citations of documents the repository does not hold: the external
+// design's sections, its decisions page and RFCs, its limits and style
+// pages, the engine fixtures' notes kept beside the repository.
+var outsideRE = regexp.MustCompile(`DECISIONS(\.md)?\b|\bRFC 0[0-9]{2}\b|[Ee]xternal[- ]design|shared/spec|LIMITS\.md|STYLE\.md|fixtures README`)
+
+// outsidePathRE is a path out of the repository, or into the folder of
+// data kept beside it, which a page must not send a reader to.
+var outsidePathRE = regexp.MustCompile(`\.\./shared/|shared/fixtures`)
+
+// standardRE is a public standard a section sign may follow on its line:
+// an RFC of the IETF's series, or the HTML standard.
+var standardRE = regexp.MustCompile(`RFC [1-9][0-9]{3}|HTML`)
+
+// outsideCitations returns what line cites outside the repository.
+func outsideCitations(line string, markdown bool) []string {
+	var out []string
+	out = append(out, outsideRE.FindAllString(line, -1)...)
+	if markdown {
+		out = append(out, outsidePathRE.FindAllString(line, -1)...)
+	}
+	for i := strings.Index(line, "§"); i >= 0; {
+		if !standardRE.MatchString(line[:i]) {
+			out = append(out, "a section sign without the standard it belongs to")
+			break
+		}
+		j := strings.Index(line[i+len("§"):], "§")
+		if j < 0 {
+			break
+		}
+		i += len("§") + j
+	}
+	return out
+}
+
+func TestOutsideCitations(t *testing.T) {
+	for _, c := range []struct {
+		line     string
+		markdown bool
+		want     int
+	}{
+		{"// the search pipeline (docs/design: search pipeline)", false, 0},
+		{"// the search pipeline of §6", false, 1},
+		{"// a breaker (DECISIONS.md §3)", false, 2},
+		{"// secrets (RFC 009 as amended)", false, 1},
+		{"// disallowed (RFC 9309 §2.3.1.4)", false, 0},
+		{"// not UTF-16 (HTML §13.2.3.3)", false, 0},
+		{"// RFC 7519 (JWT) §7.2, RFC 7515 (JWS) §3.1, §4.1.1", false, 0},
+		{"see `../shared/spec/DECISIONS.md`", true, 3},
+		{"as summarised in `shared/fixtures/engines/README.md` §3", true, 2},
+		{`fixtures = flag.String("fixtures", "../../../shared/fixtures/extraction", "dev sets")`, false, 0},
+	} {
+		if got := outsideCitations(c.line, c.markdown); len(got) != c.want {
+			t.Errorf("outsideCitations(%q) = %q, want %d", c.line, got, c.want)
+		}
+	}
+}
+
+// TestNoCitationLeavesTheRepository checks that no .go or .md file of the
+// repository cites a document it does not hold (the external design's
+// sections, DECISIONS.md, its RFCs, notes kept beside the repository):
+// such a citation is a dead link for every reader. The design is
+// docs/design/; a section sign is for a public standard named on its
+// line. Pages may not point out of the repository; code may name the
+// folder of the extraction dev sets (kept beside it) as a default path.
+func TestNoCitationLeavesTheRepository(t *testing.T) {
+	for _, f := range sourceFiles(t) {
+		if filepath.Base(f) == "design_test.go" {
+			continue
+		}
+		markdown := filepath.Ext(f) == ".md"
+		for i, line := range strings.Split(string(read(t, f)), "\n") {
+			for _, c := range outsideCitations(line, markdown) {
+				t.Errorf("%s:%d cites outside the repository (%s): %s", f, i+1, c, strings.TrimSpace(line))
+			}
+		}
+	}
+}
