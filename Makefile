@@ -15,6 +15,13 @@ all: build
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/ ./cmd/...
 
+# install: both binaries into $(go env GOPATH)/bin (or GOBIN), built as
+# `build` builds them, from this clone: what works where the module path
+# is not published yet. rypsok finds rypsok-egress beside itself.
+.PHONY: install
+install:
+	CGO_ENABLED=0 $(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/...
+
 # run: rypsok serving MCP on stdio with zero configuration (it starts its
 # own rypsok-egress). End of input or Ctrl-C stops it.
 run: build
@@ -119,19 +126,19 @@ clean:
 
 # bench-compare: 5 MiB bodies fetched directly, through rypsok-egress and
 # through stripe/smokescreen, over http and https, on loopback; prints a
-# Markdown table for the README. testdata/egressbench is its own module, so
+# Markdown table for docs/performance.md. testdata/egressbench is its own module, so
 # smokescreen never enters this module's dependencies. About 30 s.
 bench-compare:
 	cd testdata/egressbench && $(GO) run . -rounds 5
 
 # coldstart: spawn until initialize is answered, median over 50 runs, for
 # rypsok serve (its egress start included) beside a minimal go-sdk server
-# with one tool; prints a Markdown table for the README.
+# with one tool; prints a Markdown table for docs/performance.md.
 # testdata/coldstart is its own module.
 coldstart: build
 	cd testdata/coldstart && $(GO) run . -rypsok ../../bin/rypsok -n 50
 
-# report: the figures the README quotes, in one run (about 3 min): cold
+# report: the figures docs/performance.md quotes, in one run (about 3 min): cold
 # start, per-search overhead, egress throughput and RSS beside smokescreen,
 # extraction pages/s and 5 MiB peak RSS (when the dev sets are beside the
 # repository), and peak RSS of both processes under load.
@@ -146,10 +153,14 @@ report: build
 	@echo "== peak RSS under load (4 concurrent 5 MiB fetches, a search burst)"; \
 	$(GO) test -count=1 -v -run TestResourcesUnderLoad ./cmd/rypsok/ | grep 'peak RSS'
 
-# Extraction quality on the two dev sets in ../shared/fixtures/extraction:
-# shingle F1 (Mozilla) and snippet F1 (trafilatura), plus pages per second
-# and peak RSS for a 5 MiB page. EXTRACT_FLAGS=-baseline scores the plain
-# readability + html-to-markdown pipeline instead.
+# Extraction quality on the two extraction dev sets: shingle F1 (Mozilla)
+# and snippet F1 (trafilatura), plus pages per second and peak RSS for a
+# 5 MiB page. EXTRACT_FLAGS=-baseline scores the plain readability +
+# html-to-markdown pipeline instead. EXTRACT_FIXTURES is where the dev
+# sets are: third-party web pages with their ground truth and scorers,
+# usable as test data only, so kept beside the repository and not part of
+# it. Without them extract-score fails and report skips the extraction
+# figures.
 EXTRACT_FIXTURES ?= $(abspath ../shared/fixtures/extraction)
 extract-score:
 	@out=$$(mktemp -d) && \

@@ -33,6 +33,7 @@ const (
 	troubleshooting = "../docs/troubleshooting.md"
 	configuration   = "../docs/configuration.md"
 	networkTutorial = "../docs/tutorial-network-team.md"
+	operations      = "../docs/operations.md"
 	bookIndex       = "../docs/README.md"
 	projectREADME   = "../README.md"
 )
@@ -41,12 +42,16 @@ const (
 // a link to one of them is not an error while it is missing.
 var pendingPages = []string{}
 
-// bookPages returns docs/*.md.
+// bookPages returns docs/*.md and docs/design/*.md.
 func bookPages(t *testing.T) []string {
 	t.Helper()
-	pages, err := filepath.Glob(filepath.Join(docsDir, "*.md"))
-	if err != nil {
-		t.Fatal(err)
+	var pages []string
+	for _, dir := range []string{docsDir, filepath.Join(docsDir, "design")} {
+		found, err := filepath.Glob(filepath.Join(dir, "*.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages = append(pages, found...)
 	}
 	return pages
 }
@@ -239,7 +244,7 @@ func contractProblems(obj map[string]any) []string {
 		detail, _ := e["detail"].(map[string]any)
 		for k := range detail {
 			if !slices.Contains(detailKeys(), k) {
-				bad("detail key %q is not one of §4's", k)
+				bad("detail key %q is not one of the error object's", k)
 			}
 		}
 		if r, ok := detail["reason"].(string); ok && !slices.Contains(strs(response.ReasonsOf[response.ErrorKind(kind)]), r) {
@@ -509,18 +514,18 @@ func TestTroubleshootingCoversEveryWord(t *testing.T) {
 	}
 }
 
-// servedStatuses returns the statuses of the README's table "as served"
-// (the listener's contract as tested, one test per row).
+// servedStatuses returns the statuses of docs/operations.md's table "as
+// served" (the listener's contract as tested, one test per row).
 func servedStatuses(t *testing.T) []string {
 	t.Helper()
-	readme := string(read(t, projectREADME))
-	i := strings.Index(readme, "The statuses as served")
+	page := string(read(t, operations))
+	i := strings.Index(page, "The statuses as served")
 	if i < 0 {
-		t.Fatal(`README.md has no "The statuses as served" table`)
+		t.Fatal(`operations.md has no "The statuses as served" table`)
 	}
 	var statuses []string
 	inTable := false
-	for _, line := range strings.Split(readme[i:], "\n") {
+	for _, line := range strings.Split(page[i:], "\n") {
 		c := cells(line)
 		switch {
 		case c == nil && inTable:
@@ -537,12 +542,12 @@ func servedStatuses(t *testing.T) []string {
 }
 
 // TestTroubleshootingCoversEveryStatus checks that every HTTP status the
-// listener answers (README.md's table as served) has a filled row in
+// listener answers (operations.md's table as served) has a filled row in
 // docs/troubleshooting.md's "HTTP statuses".
 func TestTroubleshootingCoversEveryStatus(t *testing.T) {
 	statuses := servedStatuses(t)
 	if len(statuses) < 10 {
-		t.Fatalf("read only %d statuses from README.md: %v", len(statuses), statuses)
+		t.Fatalf("read only %d statuses from operations.md: %v", len(statuses), statuses)
 	}
 	lines := section(string(read(t, troubleshooting)), "HTTP statuses")
 	for _, s := range statuses {
@@ -714,10 +719,10 @@ func TestNetworkTutorialCoversTheContract(t *testing.T) {
 
 var linkRE = regexp.MustCompile(`\]\(([^)\s]+)\)`)
 
-// TestBookLinksResolve checks every relative link of the book and of
-// examples/README.md.
+// TestBookLinksResolve checks every relative link of the book, of
+// examples/README.md and of the project's README.
 func TestBookLinksResolve(t *testing.T) {
-	pages := append(bookPages(t), "README.md")
+	pages := append(bookPages(t), "README.md", projectREADME)
 	for _, page := range pages {
 		for _, m := range linkRE.FindAllStringSubmatch(string(read(t, page)), -1) {
 			target, _, _ := strings.Cut(m[1], "#")
@@ -747,8 +752,12 @@ func TestBookIndexListsEveryPage(t *testing.T) {
 	}
 	want := []string{"engines/", "../examples/", "egress-contract.md"}
 	for _, p := range bookPages(t) {
-		if base := filepath.Base(p); base != "README.md" {
-			want = append(want, base)
+		rel, err := filepath.Rel(docsDir, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rel != "README.md" {
+			want = append(want, filepath.ToSlash(rel))
 		}
 	}
 	for _, w := range want {

@@ -127,7 +127,8 @@ func checkAgentURL(t *testing.T, fr *front, raw string) {
 }
 
 // checkSent checks a URL the front sent to the egress and the addresses
-// the egress dialled for it, against the policy as DECISIONS.md §3 and
+// the egress dialled for it, against the policy as docs/design/decisions.md
+// (allow and deny rules) and
 // shared/policy's docs write it.
 func checkSent(t *testing.T, fr *front, raw, sent string, dials []string) {
 	t.Helper()
@@ -173,7 +174,8 @@ func checkSent(t *testing.T, fr *front, raw, sent string, dials []string) {
 }
 
 // agentAdmits is the agent's judgement of address a of host h on port as
-// DECISIONS.md §3 and shared/policy's docs write it: no deny rule on the
+// docs/design/decisions.md (allow and deny rules) and shared/policy's docs
+// write it: no deny rule on the
 // name or the address; dialable; public or admitted by an allow rule on
 // the address or the name.
 func agentAdmits(fr *front, h hostname.Host, a netip.Addr, port uint16) bool {

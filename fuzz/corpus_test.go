@@ -87,8 +87,8 @@ func fuzzTargets(t *testing.T) []string {
 }
 
 // TestCorpus checks the seed corpora: the fourteen targets of
-// DECISIONS.md §3, each with seeds, and no directory without its target;
-// at most maxCorpusBytes in all.
+// docs/design/decisions.md (fuzz targets), each with seeds, and no directory
+// without its target; at most maxCorpusBytes in all.
 func TestCorpus(t *testing.T) {
 	targets := fuzzTargets(t)
 	if len(targets) != 14 {

@@ -1,5 +1,6 @@
 // Package fuzz holds rypsok's fourteen canonical fuzz targets
-// (REQ-SEC-023, DECISIONS.md §3), as Go native fuzz tests in its test
+// (REQ-SEC-023; docs/design/decisions.md, fuzz targets), as Go native
+// fuzz tests in its test
 // files, one FuzzX per target:
 //
 //	FuzzURLKey             URL parse and comparison key (front/rank.Key)

@@ -19,7 +19,7 @@ import (
 )
 
 // maxRetryAfter is the cap of every Retry-After and rate-limit reset
-// (DECISIONS.md §3, REQ-FETCH-011).
+// (docs/design/decisions.md, circuit breaker; REQ-FETCH-011).
 const maxRetryAfter = 3600 * time.Second
 
 // FuzzHeaderValues is the header values rypsok reads from providers,

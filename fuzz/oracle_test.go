@@ -10,7 +10,8 @@ import (
 )
 
 // Oracles shared by the targets, written from the documents (the package
-// docs of front/boundary and shared/hostname, DECISIONS.md §3) rather than
+// docs of front/boundary and shared/hostname, docs/design/decisions.md)
+// rather than
 // read from the code they check.
 
 // alwaysRemoved reports whether r is one of the characters the content

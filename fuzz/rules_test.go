@@ -13,7 +13,8 @@ import (
 	"github.com/rypsok/rypsok/shared/policy"
 )
 
-// FuzzEgressRules is the egress's rules (DECISIONS.md §3, shared/policy):
+// FuzzEgressRules is the egress's rules (docs/design/decisions.md, allow
+// and deny rules; shared/policy):
 // address classification and allow/deny matching, on any rule, host,
 // port and address.
 //
@@ -216,7 +217,8 @@ func checkDenyWins(t *testing.T, r policy.Rule, h hostname.Host, port uint16) {
 }
 
 // checkAllowOnly checks the agent's judgement with r as the only allow
-// rule against DECISIONS.md §3 and the policy docs.
+// rule against docs/design/decisions.md (allow and deny rules) and the
+// policy docs.
 func checkAllowOnly(t *testing.T, r policy.Rule, h hostname.Host, port uint16) {
 	t.Helper()
 	rs := policy.Rules{r}

@@ -11,16 +11,16 @@ import (
 )
 
 // FuzzURLKey is URL parsing and the comparison key (REQ-RANK-002,
-// DECISIONS.md §3) on any string, read as it is and after "https://":
-// a refusal is rank.ErrURL; an accepted URL's key is deterministic,
-// idempotent (Key(Key(u)) == Key(u)), printable ASCII of the form
-// "//host[:port]path[?query]" with a canonical host, unchanged by
-// StripTracking, and equal for every equivalent spelling of the URL:
-// scheme case, http for https without a port, an explicit default port or
-// leading zeros in the port, host case, a root dot, "www." labels, a
-// percent-encoded host letter, a fragment, a tracking parameter,
-// parameter order, a percent-encoded unreserved path character, lower-case
-// escapes, a trailing slash and a "/." segment.
+// docs/design/decisions.md, comparison key) on any string, read as it is and
+// after "https://": a refusal is rank.ErrURL; an accepted URL's key is
+// deterministic, idempotent (Key(Key(u)) == Key(u)), printable ASCII of the
+// form "//host[:port]path[?query]" with a canonical host, unchanged by
+// StripTracking, and equal for every equivalent spelling of the URL: scheme
+// case, http for https without a port, an explicit default port or leading
+// zeros in the port, host case, a root dot, "www." labels, a percent-encoded
+// host letter, a fragment, a tracking parameter, parameter order, a
+// percent-encoded unreserved path character, lower-case escapes, a trailing
+// slash and a "/." segment.
 func FuzzURLKey(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw string) {
 		checkKey(t, raw)
@@ -158,7 +158,8 @@ func (p urlParts) String() string {
 }
 
 // spellings returns spellings of raw, an http or https URL Key accepted,
-// that DECISIONS.md §3 and Key's doc make equivalent.
+// that docs/design/decisions.md (comparison key) and Key's doc make
+// equivalent.
 func spellings(raw string) []spelling {
 	p, ok := splitURL(raw)
 	if !ok {
@@ -331,7 +332,7 @@ func FuzzStripTracking(f *testing.F) {
 }
 
 // stripOracle is StripTracking written again from its doc and
-// DECISIONS.md §3.
+// docs/design/decisions.md (comparison key).
 func stripOracle(raw string) string {
 	before, fragment, hasFragment := strings.Cut(raw, "#")
 	head, query, hasQuery := strings.Cut(before, "?")
@@ -376,9 +377,9 @@ func hasTracking(raw string) bool {
 	return false
 }
 
-// trackingName reports whether a parameter name is a tracking parameter
-// of DECISIONS.md §3, after decoding each %XX of an unreserved character
-// and lower-casing ASCII.
+// trackingName reports whether a parameter name is a tracking parameter of
+// docs/design/decisions.md (comparison key), after decoding each %XX of an
+// unreserved character and lower-casing ASCII.
 func trackingName(name string) bool {
 	var b strings.Builder
 	for i := 0; i < len(name); i++ {

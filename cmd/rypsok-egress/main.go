@@ -1,5 +1,5 @@
-// Command rypsok-egress is rypsok's locked-down egress proxy. See the
-// README's section for network teams.
+// Command rypsok-egress is rypsok's locked-down egress proxy. See
+// docs/egress.md, its reference for network teams.
 package main
 
 import (

@@ -9,10 +9,10 @@ import (
 
 const sdk = "github.com/modelcontextprotocol/go-sdk"
 
-// TestOnlyTheAdapterDependsOnTheMCPSDK checks REQ-ARCH-005 (DECISIONS.md
-// §2): no package under front/ depends on the MCP SDK except the adapter
-// (front/mcpserver) and the command line that wires it (which imports
-// only the adapter).
+// TestOnlyTheAdapterDependsOnTheMCPSDK checks REQ-ARCH-005 (docs/design/
+// decisions.md, the design in Go): no package under front/ depends on the MCP
+// SDK except the adapter (front/mcpserver) and the command line that wires it
+// (which imports only the adapter).
 func TestOnlyTheAdapterDependsOnTheMCPSDK(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}|{{join .Imports " "}}|{{join .Deps " "}}`, "github.com/rypsok/rypsok/front/...").Output()
 	if err != nil {

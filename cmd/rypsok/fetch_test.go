@@ -13,7 +13,8 @@ import (
 	"github.com/rypsok/rypsok/shared/limits"
 )
 
-// TestFetchOverStdio is §17's M3 demonstration over stdio: a loopback
+// TestFetchOverStdio is the fetch demonstration (docs/design: acceptance
+// demonstrations) over stdio: a loopback
 // address, a private address literal and a NAT64 address are refused, a
 // redirect to another host is returned as redirected, a large page ends
 // in too_large, robots.txt is honored, and an allowed page is read as

@@ -28,7 +28,8 @@ func freeLoopbackPort(t *testing.T) string {
 	return ln.Addr().String()
 }
 
-// TestAnEngineInCooldownIsShownAndSkipped is §17's M2 demonstration over
+// TestAnEngineInCooldownIsShownAndSkipped is the engine health
+// demonstration (docs/design: acceptance demonstrations) over
 // stdio: an engine that answers 429 opens its breaker at once, shows as
 // open in engine_status, and is skipped with a cooldown notice while the
 // other engine answers; the counters say so on /metrics.

@@ -285,7 +285,8 @@ func toolResult(t *testing.T, res *mcp.CallToolResult) map[string]any {
 	return obj
 }
 
-// TestM4OverHTTPWithABearerToken is §17's M4 demonstration: rypsok bound
+// TestM4OverHTTPWithABearerToken is the HTTP demonstration (docs/design:
+// acceptance demonstrations): rypsok bound
 // to every interface with a bearer token serves a go-sdk client that
 // connects through the machine's non-loopback address with the token, at
 // the stateless revision and at a handshake-based one; without the token

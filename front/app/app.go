@@ -1,8 +1,8 @@
-// Package app holds rypsok's application services: one entry point per
-// tool, transport-independent (§5, REQ-ARCH-007), and Call, which runs one
-// tool call given as JSON arguments under the process's limits (LIM-C6,
-// LIM-C7) and the tool's maximum duration, with exactly one outcome. The
-// MCP adapter and `rypsok call` both go through Call. It imports no MCP
+// Package app holds rypsok's application services: one entry point per tool,
+// transport-independent (docs/design: components; REQ-ARCH-007), and Call,
+// which runs one tool call given as JSON arguments under the process's limits
+// (LIM-C6, LIM-C7) and the tool's maximum duration, with exactly one outcome.
+// The MCP adapter and `rypsok call` both go through Call. It imports no MCP
 // SDK.
 package app
 
@@ -99,7 +99,7 @@ func (s *Services) Tools() []string {
 	return tools
 }
 
-// maxDuration is each tool's maximum duration (§1.1).
+// maxDuration is each tool's maximum duration (docs/design: guarantees).
 var maxDuration = map[string]time.Duration{
 	response.ToolWebSearch:    limits.S7SearchCallMax,
 	response.ToolWebFetch:     limits.F5FetchCallMax,

@@ -93,8 +93,9 @@ func (s *searcher) parse(a *args) (search.Request, *response.Error) {
 	return req, a.unknown()
 }
 
-// Search runs the search pipeline of §6 for a validated request. With no
-// pipeline (no engine configured), the answer is §7's for N = 0.
+// Search runs the search pipeline (docs/design: search pipeline) for a
+// validated request. With no pipeline (no engine configured), the answer
+// is the outcome table's for N = 0 (docs/design: outcomes).
 func (s *Services) Search(ctx context.Context, req search.Request) (response.Search, *response.Error) {
 	if s.searcher == nil {
 		return response.Search{}, response.Unavailable(response.ReasonNoEngine, -1)

@@ -7,7 +7,8 @@ import (
 	"github.com/rypsok/rypsok/front/response"
 )
 
-// Status reports each configured engine's state (§3.3). It makes no
+// Status reports each configured engine's state (docs/design: tools,
+// engine_status). It makes no
 // request and reads only process state, so it answers within LIM-S13.
 func (s *Services) Status(ctx context.Context) response.Status {
 	st := response.Status{Outcome: response.OutcomeOK, Notices: []response.Notice{}, Engines: []response.EngineStatus{}}

@@ -20,8 +20,9 @@ type Stats struct {
 // the bound.
 const Ellipsis = "…"
 
-// CleanMarkupText is clean_markup_text (§9), for raw provider text such as
-// a JSON engine's titles and snippets, which may carry markup and entities.
+// CleanMarkupText is clean_markup_text (docs/design: content boundary), for
+// raw provider text such as a JSON engine's titles and snippets, which may
+// carry markup and entities.
 //
 // It removes tags, keeping their text (the text of script, style,
 // noscript, iframe, noembed and noframes is dropped, as are comments,
@@ -37,11 +38,11 @@ func CleanMarkupText(s string, maxChars int) (string, Stats) {
 	return CleanDecodedText(stripMarkup(s), maxChars)
 }
 
-// CleanDecodedText is clean_decoded_text (§9), for text a parser already
-// decoded (a fetched page's title, a scraping driver's results): it
-// normalizes to NFC, removes invisible and control characters as
-// RemoveInvisible does, turns every run of white space into one space,
-// trims, and bounds the result to maxChars characters (runes).
+// CleanDecodedText is clean_decoded_text (docs/design: content boundary), for
+// text a parser already decoded (a fetched page's title, a scraping driver's
+// results): it normalizes to NFC, removes invisible and control characters as
+// RemoveInvisible does, turns every run of white space into one space, trims,
+// and bounds the result to maxChars characters (runes).
 //
 // A longer text is cut at the last space in the final fifth of the bound
 // when there is one, else at the bound, never inside a character, a

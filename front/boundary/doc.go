@@ -1,5 +1,5 @@
-// Package boundary is rypsok's content boundary (§9 of the external
-// design): it cleans external text before it reaches a caller, and counts
+// Package boundary is rypsok's content boundary (docs/design: content
+// boundary): it cleans external text before it reaches a caller, and counts
 // what it removed or cut, so that the caller's notices can say so. It
 // never decides what is shown; it returns text and counts, and
 // InstructionLike reports a finding for the pipeline to turn into an
@@ -8,15 +8,15 @@
 //
 // # Cleaners
 //
-// Titles and snippets have two cleaners, chosen by provenance (RFC 019
-// D3). CleanMarkupText is for raw provider text, which still carries
-// markup and character references; CleanDecodedText is for text a parser
-// already decoded, which it only normalizes (NFC), rids of invisible
-// characters, collapses (every run of white space becomes one space,
-// trimmed) and bounds. The bound counts characters (runes); a cut text
-// ends with "…" inside the bound, cut at a space in the last fifth of the
-// bound when there is one. RemoveInvisible alone is for page content
-// (Markdown), whose line breaks and tabs it keeps.
+// Titles and snippets have two cleaners, chosen by provenance (docs/design:
+// content boundary). CleanMarkupText is for raw provider text, which still
+// carries markup and character references; CleanDecodedText is for text a
+// parser already decoded, which it only normalizes (NFC), rids of invisible
+// characters, collapses (every run of white space becomes one space, trimmed)
+// and bounds. The bound counts characters (runes); a cut text ends with "…"
+// inside the bound, cut at a space in the last fifth of the bound when there
+// is one. RemoveInvisible alone is for page content (Markdown), whose line
+// breaks and tabs it keeps.
 //
 // # Invisible and control characters
 //
@@ -93,7 +93,8 @@
 //
 // # Instruction-like content
 //
-// REQ-SEC-003, DECISIONS.md §3. InstructionLike matches a fixed pattern
+// REQ-SEC-003 (docs/design/decisions.md, instruction-like content).
+// InstructionLike matches a fixed pattern
 // list, exported as Patterns (with each rule in full and an example). The
 // text is read after every character of the table above is dropped
 // (joiners and selectors included) and invalid UTF-8 is skipped, then

@@ -9,9 +9,10 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Pattern is one rule of the instruction-like pattern list (DECISIONS.md
-// §3), for documentation: its family name, the rule as the matcher reads
-// it, and an example it matches.
+// Pattern is one rule of the instruction-like pattern list
+// (docs/design/decisions.md, instruction-like content), for documentation:
+// its family name, the rule as the matcher reads it, and an example it
+// matches.
 type Pattern struct {
 	Name    string // family: role_marker, ignore_previous, chat_template_token...
 	Rule    string // the rule, in the notation of the package documentation

@@ -1,4 +1,5 @@
-// Package cache is the search result cache of §12 (REQ-CACHE-001..007):
+// Package cache is the search result cache (docs/design: result cache;
+// REQ-CACHE-001..007):
 // one entry per engine answer, keyed by the caller, the engine and the
 // engine request, living LIM-K2 (cache.ttl_s), at most LIM-K3 entries of
 // at most LIM-K4 bytes each, and at most MaxBytes in all. The key is kept

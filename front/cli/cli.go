@@ -1,5 +1,5 @@
-// Package cli is rypsok's command line (§13.1): serve, check, call,
-// healthcheck and --version. main only wires it to the process.
+// Package cli is rypsok's command line (docs/operations.md, commands): serve,
+// check, call, healthcheck and --version. main only wires it to the process.
 package cli
 
 import (
@@ -12,7 +12,7 @@ import (
 	"strings"
 )
 
-// Exit codes (§13.1).
+// Exit codes (docs/operations.md, commands).
 const (
 	ExitOK      = 0
 	ExitInvalid = 1 // invalid configuration, a tool error from call, or a failure to run

@@ -107,7 +107,8 @@ func start(flagPath string, stderr io.Writer, env Env, http bool) (*runtime, err
 // projectURL is the project's address in rypsok's User-Agent.
 const projectURL = "https://github.com/rypsok/rypsok"
 
-// userAgent is rypsok's User-Agent (§11): rypsok/<version> (+<project
+// userAgent is rypsok's User-Agent (docs/design: engines and
+// compliance): rypsok/<version> (+<project
 // URL>; <operator contact>).
 func userAgent(contact string) string {
 	if contact == "" {

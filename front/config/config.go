@@ -1,4 +1,4 @@
-// Package config loads rypsok's configuration (external design §13.2): a
+// Package config loads rypsok's configuration (docs/configuration.md): a
 // strict TOML file (unknown keys and inline secrets refused,
 // config_version = 1), located by --config or RYPSOK_CONFIG, parsed once
 // into typed runtime values, with every problem named by its field. It
@@ -59,7 +59,8 @@ type Service struct {
 	// EngineStatus, if true (the default), lists the engine_status tool;
 	// false removes it (REQ-STATUS-003).
 	EngineStatus bool
-	// Contact is the operator contact rypsok's User-Agent carries (§11:
+	// Contact is the operator contact rypsok's User-Agent carries
+	// (docs/design: engines and compliance:
 	// rypsok/<version> (+<project URL>; <contact>)); "" for none.
 	Contact string
 	// HTTP is the Streamable HTTP listener's part (serve --transport http).
@@ -97,7 +98,7 @@ const (
 	SafeSearchStrict   SafeSearch = "strict"
 )
 
-// Cache is the [cache] section (§12): off by default.
+// Cache is the [cache] section (docs/design: result cache): off by default.
 type Cache struct {
 	// Enabled turns the search result cache on.
 	Enabled bool

@@ -34,7 +34,8 @@ func categoryNames(cs []response.Category) []string {
 
 // defaultEngines are the engines of the zero configuration, in preference
 // order; their types supply everything else (the brave type reads
-// BRAVE_API_KEY). Every one uses an official interface (§11); all but
+// BRAVE_API_KEY). Every one uses an official interface (docs/design:
+// engines and compliance); all but
 // brave are keyless, so that the zero configuration fuses several engines
 // in general (wikipedia, marginalia), science (wikipedia, arxiv) and it
 // (stackexchange).

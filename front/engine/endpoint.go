@@ -13,7 +13,8 @@ var ErrEndpoint = errors.New("engine: invalid endpoint")
 // (such as "/w/api.php") under base, the provider's own base URL
 // ("https://en.wikipedia.org"). A non-empty endpoint, the operator's
 // replacement of the base URL (Config.Endpoint), replaces scheme, host and
-// port and prefixes path with its own path (DECISIONS.md §3): endpoint
+// port and prefixes path with its own path (docs/design/decisions.md,
+// engine endpoints): endpoint
 // "http://127.0.0.1:8080/wiki" and path "/w/api.php" give
 // "http://127.0.0.1:8080/wiki/w/api.php". The URL used must be absolute
 // http or https, with a host and without user information, query or

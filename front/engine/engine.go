@@ -1,7 +1,8 @@
 // Package engine is the driver abstraction of REQ-ENG-001: what a search
 // engine is asked (Request), what it answers (Result), what it declares
 // about itself (Properties), how its failures are classified (Error, with
-// the classes of DECISIONS.md §3), and how a driver talks to the network:
+// the classes of docs/design/decisions.md, engine error classes), and
+// how a driver talks to the network:
 // only through the egress, with Fetch; and what an engine type is before
 // any engine of it is configured (Descriptor). Each engine type has its
 // own driver package (front/engine/wikipedia, front/engine/brave), which
@@ -126,12 +127,13 @@ type Config struct {
 	// ID is the engine's configured identifier.
 	ID string
 	// Endpoint, if non-empty, replaces the provider's base URL (scheme,
-	// host, port) and prefixes its path (DECISIONS.md §3), e.g.
+	// host, port) and prefixes its path (docs/design/decisions.md, engine
+	// endpoints), e.g.
 	// "http://127.0.0.1:8080/wiki".
 	Endpoint string
 	// Credential is the API key, "" for keyless engines.
 	Credential string
-	// UserAgent is rypsok's User-Agent (§11).
+	// UserAgent is rypsok's User-Agent (docs/design: engines and compliance).
 	UserAgent string
 	// Languages are the configured search languages.
 	Languages []string

@@ -16,7 +16,8 @@ import (
 	"github.com/rypsok/rypsok/shared/contract"
 )
 
-// maxRetryAfter caps a provider's Retry-After (DECISIONS.md §3).
+// maxRetryAfter caps a provider's Retry-After (docs/design/decisions.md,
+// circuit breaker).
 const maxRetryAfter = 3600 * time.Second
 
 // Answer is a provider's HTTP answer, read whole.
@@ -140,7 +141,7 @@ func (a *Answer) MediaType() string {
 
 // withoutURL drops the request URL (and so the query) that net/http puts
 // in its errors: an engine error may reach a debug log, and the query
-// must not (§10).
+// must not (docs/design: privacy).
 func withoutURL(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {

@@ -51,11 +51,12 @@ func refusal(r contract.Reason) *response.Error {
 }
 
 // robotsRefusal is the answer for a URL robots.txt does not allow, by the
-// ground of the decision (DECISIONS §5):
+// ground of the decision (docs/design/decisions.md, robots.txt that cannot
+// be fetched):
 //
 //   - rules that disallow it: denied, robots_txt;
-//   - robots.txt answered 5xx or 429: still denied, robots_txt (RFC 9309
-//     §2.3.1.4), the message naming the status;
+//   - robots.txt answered 5xx or 429: still denied, robots_txt
+//     (RFC 9309 §2.3.1.4), the message naming the status;
 //   - robots.txt could not be fetched (the name does not resolve, every
 //     address is refused, the network failed or timed out): unavailable,
 //     network, as the page itself would answer; robots.txt was never

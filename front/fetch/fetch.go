@@ -6,7 +6,7 @@
 //	validate    ≤ LIM-F9, absolute http(s), no user info, http upgraded to
 //	            https unless allowed (REQ-FETCH-010), the egress policy
 //	            judged on the URL (ports, literal addresses, deny rules)
-//	secret      secrets.FindInURL (§10): refuse or mask → denied,
+//	secret      secrets.FindInURL (REQ-PRIV-002): refuse or mask → denied,
 //	            secret_in_url (a URL cannot be masked and still mean the
 //	            same page); warn → logged; off → skipped
 //	strict      strict mode (REQ-SEC-021): Registry URLs and the allow list
@@ -186,7 +186,8 @@ func (p *Pipeline) Fetch(ctx context.Context, req Request) (response.Fetch, *res
 	if e != nil {
 		return response.Fetch{}, e
 	}
-	// The host only now: the page passed the policy and was fetched (§13.3).
+	// The host only now: the page passed the policy and was fetched
+	// (docs/design: privacy, logs).
 	zerolog.Ctx(ctx).Info().Str("event", "fetch").Str("host", pg.url.host.String()).Int("bytes", len(pg.body)).Send()
 	doc, e := p.convert(ctx, pg)
 	if e != nil {
@@ -203,7 +204,7 @@ func (p *Pipeline) Fetch(ctx context.Context, req Request) (response.Fetch, *res
 		return response.Fetch{}, e
 	}
 	if boundary.InstructionLike(title) || boundary.InstructionLike(out.Content) {
-		n.add(response.NoticeInstructionLikeContent, 1) // §9: noticed; content is never dropped
+		n.add(response.NoticeInstructionLikeContent, 1) // content boundary: noticed; content is never dropped
 	}
 	out.Outcome = response.OutcomeOK
 	out.Notices = n.list
@@ -234,7 +235,8 @@ func (p *Pipeline) checkWindow(req Request) (int, *response.Error) {
 	return maxChars, nil
 }
 
-// secret is the secret check of §10 on the URL as the caller wrote it, so
+// secret is the secret check (docs/design: privacy) on the URL as the caller
+// wrote it, so
 // that the position is in the caller's characters. refuse, and mask (a masked URL
 // names another page, so there is nothing to fetch instead), answer
 // denied, secret_in_url with the kind and character position of the

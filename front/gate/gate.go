@@ -1,12 +1,14 @@
-// Package gate is rypsok's Streamable HTTP listener (external design §2,
-// DECISIONS.md §4): the connection bounds (LIM-H1, a share of it per
+// Package gate is rypsok's Streamable HTTP listener (docs/design:
+// transports and protocol; docs/design/decisions.md, the HTTP listener at
+// the pinned SDK): the connection bounds (LIM-H1, a share of it per
 // source, LIM-H3), then one handler in front of the MCP SDK's that
 // answers what the SDK does not — 404 for another path, 403 for a Host
 // or Origin not allowed, 401 without the bearer token, 406, 408 (LIM-H5),
 // 413 (LIM-H2), 503 beyond LIM-H6 legacy sessions or a caller's share of
 // them — names the caller, and
 // routes a request by its protocol revision. Every refusal is counted by
-// reason; those §2 logs are logged.
+// reason; those the status table marks as logged are logged
+// (docs/operations.md, serving over HTTP).
 package gate
 
 import (
@@ -134,7 +136,8 @@ func newHandler(o Options) *handler {
 	}
 }
 
-// refuse counts a refusal and logs it when §2 says so.
+// refuse counts a refusal and logs it when the status table says so
+// (docs/operations.md, serving over HTTP).
 func (h *handler) refuse(r response.HTTPRefusal, caller string) {
 	h.o.Metrics.HTTPRefused(string(r))
 	if !r.Logged() {
@@ -391,7 +394,7 @@ func (h *handler) admitLegacy(w http.ResponseWriter, r *http.Request, body []byt
 	}
 	if !isInitialize(body) {
 		// The pinned SDK would open a session for it and answer 200 with a
-		// JSON-RPC error; §2 answers 400.
+		// JSON-RPC error; the listener's contract answers 400.
 		h.refuse(response.HTTPBadRequest, caller)
 		http.Error(w, "Bad Request: no Mcp-Session-Id; send initialize first", http.StatusBadRequest)
 		return false, false

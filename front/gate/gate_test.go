@@ -132,7 +132,8 @@ func bearer(tok string) func(*http.Request) {
 	return func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+tok) }
 }
 
-// TestStatusTable is §2's status table as served, one row per case.
+// TestStatusTable is the status table as served (docs/operations.md,
+// serving over HTTP), one row per case.
 func TestStatusTable(t *testing.T) {
 	plain := serve(t)
 	authed := serve(t, withTokens)

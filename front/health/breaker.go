@@ -90,7 +90,7 @@ func (b *breaker) open(s *settings, now time.Time, retryAfter time.Duration) {
 }
 
 // opensAtOnce reports whether class opens a closed breaker on its own: the
-// provider said to stop (DECISIONS.md §3).
+// provider said to stop (docs/design/decisions.md, circuit breaker).
 func opensAtOnce(class response.EngineClass) bool {
 	return class == response.ClassRateLimited || class == response.ClassBlocked
 }

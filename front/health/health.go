@@ -1,7 +1,7 @@
 // Package health holds each engine's health for the process's life
-// (REQ-RES-009): a circuit breaker (DECISIONS.md §3, REQ-RES-004 and
-// REQ-RES-005) and the latencies of its last completed requests, which
-// engine_status reports (§3.3).
+// (REQ-RES-009): a circuit breaker (docs/design/decisions.md, circuit
+// breaker; REQ-RES-004 and REQ-RES-005) and the latencies of its last
+// completed requests, which engine_status reports (docs/design: tools).
 //
 // It is a pure state machine: it makes no request, keeps nothing on disk
 // and reads time only through Options.Now. The search pipeline asks Admit
@@ -34,7 +34,7 @@ import (
 	"github.com/rypsok/rypsok/front/response"
 )
 
-// Defaults of Options (DECISIONS.md §3).
+// Defaults of Options (docs/design/decisions.md, circuit breaker).
 const (
 	DefaultFailures      = 3
 	DefaultCooldown      = 30 * time.Second

@@ -15,7 +15,8 @@ import (
 const LegacySessionIdle = 5 * time.Minute
 
 // HTTPServer holds the two MCP handlers of the Streamable HTTP transport
-// at the pinned SDK (DECISIONS.md §4): a stateless one for 2026-07-28
+// at the pinned SDK (docs/design/decisions.md, the HTTP listener at the
+// pinned SDK): a stateless one for 2026-07-28
 // and later, and a stateful one for the handshake-based revisions, whose
 // sessions it counts for LIM-H6.
 type HTTPServer struct {

@@ -1,9 +1,10 @@
 // Package mcpserver is rypsok's MCP adapter, the only package that imports
 // the MCP SDK (github.com/modelcontextprotocol/go-sdk): the tool
-// definitions of §3, the server instructions, and a handler per tool that
-// hands the call to app.Services.Call and maps its answer to MCP (§2:
-// structured content plus the same object as JSON text; tool errors as
-// isError results carrying the §4 object).
+// definitions (docs/design: tools), the server instructions, and a handler
+// per tool that hands the call to app.Services.Call and maps its answer to
+// MCP (docs/design: transports and protocol: structured content plus the
+// same object as JSON text; tool errors as isError results carrying the
+// error object of docs/design: errors).
 package mcpserver
 
 import (

@@ -142,7 +142,8 @@ func trackingIn(raw string) bool {
 	return false
 }
 
-// oracleTracking is isTracking written again from DECISIONS.md §3, plainly:
+// oracleTracking is isTracking written again from docs/design/decisions.md
+// (comparison key), plainly:
 // decode every whole %XX, lower-case ASCII, compare with the list.
 func oracleTracking(name string) bool {
 	var b []byte

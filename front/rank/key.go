@@ -49,7 +49,8 @@ var hostProfile = idna.New(
 )
 
 // Key returns the comparison key of an absolute http or https URL: two
-// URLs of one resource get the same key (DECISIONS.md §3, REQ-RANK-002).
+// URLs of one resource get the same key (docs/design/decisions.md,
+// comparison key; REQ-RANK-002).
 //
 // The key is a network-path reference, "//host[:port]path[?query]":
 //

@@ -2,7 +2,8 @@ package rank
 
 import "strings"
 
-// trackingNames are the tracking parameters of DECISIONS.md §3, besides
+// trackingNames are the tracking parameters of docs/design/decisions.md
+// (comparison key), besides
 // every name that starts with "utm_".
 var trackingNames = map[string]bool{
 	"gclid": true, "dclid": true, "fbclid": true, "msclkid": true,
@@ -64,7 +65,8 @@ func hasPrefixFold(s, prefix string) bool {
 // after decoding each %XX of an unreserved character and ASCII
 // lower-casing, starts with "utm_" or is gclid, dclid, fbclid, msclkid,
 // mc_cid, mc_eid, igshid, yclid, _hsenc, _hsmi, ref_src or spm
-// (DECISIONS.md §3); Key drops the same parameters.
+// (docs/design/decisions.md, comparison key); Key drops the same
+// parameters.
 //
 // The query runs from the first '?' to the first '#' (none when '#' comes
 // first) and splits on '&'. When no parameter is tracking, raw is returned

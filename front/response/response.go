@@ -6,7 +6,8 @@ import (
 	"github.com/rypsok/rypsok/shared/limits"
 )
 
-// Notice is one of rypsok's statements about a response (§3.1). Every
+// Notice is one of rypsok's statements about a response (docs/design:
+// tools). Every
 // field but Count comes from a fixed vocabulary.
 type Notice struct {
 	Code   NoticeCode `json:"code"`
@@ -15,7 +16,7 @@ type Notice struct {
 	Count  int        `json:"count,omitempty"`
 }
 
-// Result is one web_search result (§3.1).
+// Result is one web_search result (docs/design: tools, web_search).
 type Result struct {
 	Title   string   `json:"title"`
 	URL     string   `json:"url"`
@@ -31,7 +32,7 @@ type Search struct {
 	Results []Result `json:"results"`
 }
 
-// Fetch is the web_fetch response (§3.2).
+// Fetch is the web_fetch response (docs/design: tools, web_fetch).
 type Fetch struct {
 	Outcome       Outcome  `json:"outcome"`
 	Notices       []Notice `json:"notices"`
@@ -42,7 +43,8 @@ type Fetch struct {
 	NextStartChar *int     `json:"next_start_char,omitempty"`
 }
 
-// EngineStatus is one engine of the engine_status response (§3.3).
+// EngineStatus is one engine of the engine_status response (docs/design:
+// tools, engine_status).
 // LatencyMs is nil (JSON null) when no request completed; Reason is set
 // only when State is disabled.
 type EngineStatus struct {
@@ -59,7 +61,8 @@ type Status struct {
 	Engines []EngineStatus `json:"engines"`
 }
 
-// Detail holds the detail keys of an error (§4); only the keys its kind
+// Detail holds the detail keys of an error (docs/design: errors); only the
+// keys its kind
 // names are set.
 type Detail struct {
 	Parameter    string   `json:"parameter,omitempty"`
@@ -76,7 +79,7 @@ type Detail struct {
 	LimitBytes   int64    `json:"limit_bytes,omitempty"`
 }
 
-// ErrorBody is the error object of §4.
+// ErrorBody is the error object (docs/design: errors).
 type ErrorBody struct {
 	Kind    ErrorKind `json:"kind"`
 	Message string    `json:"message"`
@@ -196,7 +199,8 @@ func RobotsStatus(status int) *Error {
 }
 
 // RobotsUnreachable is unavailable, network, for a robots.txt that could
-// not be fetched at all (DECISIONS: the name does not resolve, every
+// not be fetched at all (docs/design/decisions.md, robots.txt that cannot
+// be fetched: the name does not resolve, every
 // address is refused, or the network failed): robots.txt was never read,
 // so nothing is known to be disallowed.
 func RobotsUnreachable() *Error {

@@ -1,5 +1,5 @@
-// Package response holds the objects rypsok's tools answer with (§3 and §4
-// of the external design) and every closed vocabulary they use: outcomes,
+// Package response holds the objects rypsok's tools answer with
+// (docs/design: tools, errors) and every closed vocabulary they use: outcomes,
 // error kinds and reasons, notice codes, engine states and error classes.
 // Code, tests and docs read these constants; no word of a vocabulary is
 // written anywhere else.
@@ -14,7 +14,7 @@ const (
 	OutcomeEmpty   Outcome = "empty"
 )
 
-// ErrorKind is the kind of a tool error (§4).
+// ErrorKind is the kind of a tool error (docs/design: errors).
 type ErrorKind string
 
 const (
@@ -33,7 +33,7 @@ var ErrorKinds = []ErrorKind{KindInvalidRequest, KindDenied, KindUnavailable, Ki
 // error, and of an engine_skipped or results_dropped notice.
 type Reason string
 
-// Reasons of denied (§4).
+// Reasons of denied (docs/design: errors).
 const (
 	ReasonEgress          Reason = "egress"
 	ReasonRobotsTxt       Reason = "robots_txt"
@@ -44,7 +44,7 @@ const (
 	ReasonSecretInURL     Reason = "secret_in_url"
 )
 
-// Reasons of unavailable (§4).
+// Reasons of unavailable (docs/design: errors).
 const (
 	ReasonNoEngine    Reason = "no_engine"
 	ReasonAllFailed   Reason = "all_failed"
@@ -55,13 +55,14 @@ const (
 	ReasonBusy        Reason = "busy"
 )
 
-// Reasons of unsupported_content (§4).
+// Reasons of unsupported_content (docs/design: errors).
 const (
 	ReasonMediaType        Reason = "media_type"
 	ReasonExtractionFailed Reason = "extraction_failed"
 )
 
-// Reasons of engine_skipped notices (§3.1; rate_limited is shared).
+// Reasons of engine_skipped notices (docs/design: search pipeline;
+// rate_limited is shared).
 const (
 	ReasonTimeRange       Reason = "time_range"
 	ReasonLanguage        Reason = "language"
@@ -79,7 +80,7 @@ var ReasonsOf = map[ErrorKind][]Reason{
 	KindUnsupportedContent: {ReasonMediaType, ReasonExtractionFailed},
 }
 
-// NoticeCode is the code of a notice (§3.1).
+// NoticeCode is the code of a notice (docs/reading-a-response.md, notices).
 type NoticeCode string
 
 const (
@@ -109,7 +110,8 @@ var (
 	DropReasons = []Reason{ReasonInstructionLike, ReasonURLTooLong, ReasonURLInvalid}
 )
 
-// EngineClass is the error class of an engine request (DECISIONS.md §3):
+// EngineClass is the error class of an engine request
+// (docs/design/decisions.md, engine error classes):
 // the reason of an engine_unavailable notice.
 type EngineClass string
 
@@ -131,7 +133,8 @@ var EngineClasses = []EngineClass{
 	ClassUnauthorized, ClassServerError, ClassBadResponse, ClassTooLarge,
 }
 
-// EngineState is an engine's state in engine_status (§3.3).
+// EngineState is an engine's state in engine_status (docs/design: tools,
+// engine_status).
 type EngineState string
 
 const (
@@ -144,7 +147,8 @@ const (
 // EngineStates lists every EngineState.
 var EngineStates = []EngineState{StateDisabled, StateClosed, StateOpen, StateHalfOpen}
 
-// DisabledReason says why an engine is disabled (§3.3).
+// DisabledReason says why an engine is disabled (docs/design: tools,
+// engine_status).
 type DisabledReason string
 
 const (
@@ -178,7 +182,7 @@ const (
 // TimeRanges lists every TimeRange.
 var TimeRanges = []TimeRange{TimeRangeDay, TimeRangeWeek, TimeRangeMonth, TimeRangeYear}
 
-// Tool names (§3).
+// Tool names (docs/design: tools).
 const (
 	ToolWebSearch    = "web_search"
 	ToolWebFetch     = "web_fetch"
@@ -186,8 +190,9 @@ const (
 )
 
 // HTTPRefusal is why the HTTP listener refused a request or a connection
-// (§2's status table): the reason of an http_refused log line and of the
-// rypsok_http_refusals_total counter.
+// (the status table of docs/operations.md, serving over HTTP): the reason
+// of an http_refused log line and of the rypsok_http_refusals_total
+// counter.
 type HTTPRefusal string
 
 const (

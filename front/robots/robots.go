@@ -13,14 +13,14 @@
 //	2xx                      the first 500 KiB are parsed as rules
 //	3xx with a Location      followed, up to 5 redirects, each hop through Fetch,
 //	                         to any host; the rules reached apply to the first origin
-//	3xx beyond 5 redirects   unavailable: everything allowed (§2.3.1.2)
+//	3xx beyond 5 redirects   unavailable: everything allowed (RFC 9309 §2.3.1.2)
 //	3xx without a usable     unavailable: everything allowed (the redirect
 //	Location                 leads to no robots.txt, as beyond 5 redirects)
-//	4xx except 429           unavailable: everything allowed (§2.3.1.3)
+//	4xx except 429           unavailable: everything allowed (RFC 9309 §2.3.1.3)
 //	429                      unreachable: everything disallowed (a rate limit
 //	                         is a server condition, not an absent file)
 //	5xx                      unreachable: everything disallowed, the body is
-//	                         never parsed (§2.3.1.4)
+//	                         never parsed (RFC 9309 §2.3.1.4)
 //	1xx, ≥600, below 100     unreachable: everything disallowed
 //	no HTTP answer           network: nothing is known, nothing allowed, and
 //	                         the answer is not cached (see ReasonNetwork)

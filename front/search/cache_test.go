@@ -20,7 +20,8 @@ func hasNotice(s response.Search, code response.NoticeCode, engine string) bool 
 	return false
 }
 
-// TestACachedSearchAsksNoEngine is §17's M5 demonstration: a search
+// TestACachedSearchAsksNoEngine is the cache demonstration (docs/design:
+// acceptance demonstrations): a search
 // answered from the cache makes no request to a cacheable engine (counted
 // at its fake), and an engine whose provider forbids storage is never
 // answered from the cache.

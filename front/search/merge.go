@@ -35,7 +35,8 @@ func (p *Pipeline) merge(sel []selected, lists []answer, n *notices) []rank.Merg
 	return merged
 }
 
-// clean is the content boundary (§9) and the cut (REQ-RANK-007): each
+// clean is the content boundary (docs/design: content boundary) and the
+// cut (REQ-RANK-007): each
 // result's URL has its invisible characters percent-encoded
 // (boundary.CleanURL: an engine's "https://evil.t/doc\u202Efdp.exe" shows
 // what it is) and is dropped as url_too_long when that takes it past
@@ -85,7 +86,8 @@ func (p *Pipeline) clean(merged []rank.Merged[engine.Result], max int, n *notice
 	return out
 }
 
-// cleanText chooses the cleaner by provenance (§9): raw provider text
+// cleanText chooses the cleaner by provenance (docs/design: content
+// boundary): raw provider text
 // unless a parser already decoded it.
 func cleanText(s string, decoded bool, maxChars int) (string, boundary.Stats) {
 	if decoded {

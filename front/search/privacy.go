@@ -8,7 +8,8 @@ import (
 	"github.com/rypsok/rypsok/front/secrets"
 )
 
-// privacy is the secret check of §10 on the query, before anything
+// privacy is the secret check (docs/design: privacy) on the query, before
+// anything
 // leaves: refuse (denied, secret_in_query, with the kind and position of
 // the first secret), mask (each secret replaced; credential_masked), warn
 // (a warning in the log, the query goes on; warned is true) or off.

@@ -11,22 +11,23 @@ import (
 	"github.com/rypsok/rypsok/internal/readme"
 )
 
-var update = flag.Bool("update", false, "rewrite the README's generated sections")
+var update = flag.Bool("update", false, "rewrite docs/security.md's generated sections")
 
-// TestREADMEListsTheCheckedFormatsAndPatterns keeps the README's lists of
-// credential formats and instruction-like patterns those the code uses.
-func TestREADMEListsTheCheckedFormatsAndPatterns(t *testing.T) {
+// TestDocsListTheCheckedFormatsAndPatterns keeps the lists of credential
+// formats and instruction-like patterns in docs/security.md those the
+// code uses.
+func TestDocsListTheCheckedFormatsAndPatterns(t *testing.T) {
 	var kinds []string
 	for _, k := range secrets.Kinds {
 		kinds = append(kinds, "`"+string(k)+"`")
 	}
-	readme.Check(t, "../../README.md", "secret-kinds", strings.Join(kinds, ", ")+"\n", *update)
+	readme.Check(t, "../../docs/security.md", "secret-kinds", strings.Join(kinds, ", ")+"\n", *update)
 	var b strings.Builder
 	b.WriteString("| Family | Rule | Example |\n|---|---|---|\n")
 	for _, p := range boundary.Patterns() {
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", p.Name, cell(p.Rule), cell(p.Example))
 	}
-	readme.Check(t, "../../README.md", "instruction-patterns", b.String(), *update)
+	readme.Check(t, "../../docs/security.md", "instruction-patterns", b.String(), *update)
 }
 
 // cell writes s as a Markdown table cell in code.

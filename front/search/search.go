@@ -1,4 +1,5 @@
-// Package search is the search pipeline of §6: privacy check, engine
+// Package search is the search pipeline (docs/design: search pipeline):
+// privacy check, engine
 // selection, concurrent execution under deadline, normalization,
 // deduplication and merge, ranking, content boundary, cut, outcome. Each
 // step is one function; Search calls them in that order.
@@ -27,7 +28,8 @@ type Request struct {
 	MaxResults int
 	Language   string
 	TimeRange  response.TimeRange // "" for none
-	// Caller is who asks: cache entries are each caller's own (§12).
+	// Caller is who asks: cache entries are each caller's own (docs/design:
+	// result cache).
 	Caller string
 }
 
@@ -56,7 +58,8 @@ type Options struct {
 	// Returned, if non-nil, is told every URL a search returns (strict
 	// mode's registry for web_fetch, REQ-SEC-021).
 	Returned func(url string)
-	// Cache, if non-nil, holds engine answers (§12): looked up before an
+	// Cache, if non-nil, holds engine answers (docs/design: result cache):
+	// looked up before an
 	// engine of a cacheable provider is asked, filled by its answers;
 	// bypassed by a breaker's probe and by a query the privacy check
 	// warned about.
@@ -77,7 +80,7 @@ func New(o Options) *Pipeline {
 	return &Pipeline{opts: o}
 }
 
-// Search runs the pipeline of §6 for req.
+// Search runs the pipeline (docs/design: search pipeline) for req.
 func (p *Pipeline) Search(ctx context.Context, req Request) (response.Search, *response.Error) {
 	start := time.Now()
 	var n notices
@@ -101,7 +104,8 @@ func (p *Pipeline) Search(ctx context.Context, req Request) (response.Search, *r
 	return response.Search{Outcome: outcome(failed, results), Notices: n.list(), Results: results}, nil
 }
 
-// outcome applies §7's table once at least one engine answered.
+// outcome applies the outcome table (docs/design: outcomes) once at least
+// one engine answered.
 func outcome(failed int, results []response.Result) response.Outcome {
 	switch {
 	case len(results) == 0:
@@ -112,7 +116,8 @@ func outcome(failed int, results []response.Result) response.Outcome {
 	return response.OutcomeOK
 }
 
-// allFailed is §7's answer when no engine answered: deadline when every
+// allFailed is the outcome table's answer (docs/design: outcomes) when no
+// engine answered: deadline when every
 // engine ran out of time, all_failed otherwise.
 func allFailed(answers []answer) *response.Error {
 	for _, a := range answers {

@@ -1,6 +1,7 @@
 // Package secrets finds credentials in text a caller wants to send out (a
 // search query, a URL), so rypsok can refuse or mask them before anything
-// leaves the host (REQ-PRIV-002, RFC 009 as amended on 2026-11-03).
+// leaves the host (REQ-PRIV-002; the formats: docs/design/decisions.md,
+// secret formats).
 //
 // It knows a fixed list of high-confidence formats, one Kind each. A match
 // is confirmed by the format's checksum where the format has one (GitHub,
@@ -59,7 +60,7 @@ import (
 )
 
 // Kind names a credential format. It is the value reported as detail.kind
-// of a denied error (external design §4), from a closed vocabulary: the
+// of a denied error (docs/design: errors), from a closed vocabulary: the
 // constants below.
 type Kind string
 

@@ -44,7 +44,7 @@ func New() *Metrics {
 		}, []string{"engine", "from", "to"}),
 		http: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "rypsok_http_refusals_total",
-			Help: "Requests and connections the HTTP listener refused, by reason (§2's status table).",
+			Help: "Requests and connections the HTTP listener refused, by reason (docs/operations.md, serving over HTTP).",
 		}, []string{"reason"}),
 	}
 	m.reg.MustRegister(m.calls, m.refused, m.engine, m.transitions, m.http,

@@ -1,7 +1,8 @@
-// Package readme keeps generated sections of README.md in step with the
-// code they describe. A section sits between "<!-- NAME:begin -->" and
-// "<!-- NAME:end -->"; a test renders it from the code and compares, and
-// with -update rewrites it. It is used by tests only.
+// Package readme keeps generated sections of the documentation (the
+// Markdown pages of docs/) in step with the code they describe. A section
+// sits between "<!-- NAME:begin -->" and "<!-- NAME:end -->"; a test
+// renders it from the code and compares, and with -update rewrites it. It
+// is used by tests only.
 package readme
 
 import (
@@ -11,8 +12,8 @@ import (
 	"testing"
 )
 
-// Check compares section name of the README at path with want. With
-// update set, it rewrites the section instead.
+// Check compares section name of the Markdown page at path with want.
+// With update set, it rewrites the section instead.
 func Check(t testing.TB, path, name, want string, update bool) {
 	t.Helper()
 	data, err := os.ReadFile(path)

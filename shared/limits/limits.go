@@ -1,9 +1,9 @@
 // Package limits holds every bound rypsok names LIM-xx, in one table.
 //
-// The values are those of LIMITS.md. Code and tests read a bound from here
-// instead of repeating its number; the README prints the same table (see
-// TestREADMEPrintsTable). A value marked config is the default of a
-// configuration key, which may lower it and raise it only up to its ceiling.
+// Code and tests read a bound from here instead of repeating its number;
+// docs/limits.md prints the same table (see TestDocsPrintTable). A value
+// marked config is the default of a configuration key, which may lower it and
+// raise it only up to its ceiling.
 package limits
 
 import (
@@ -92,16 +92,16 @@ const (
 )
 
 // Limit is one row of the table: its name, what it bounds, and its value as
-// LIMITS.md writes it.
+// docs/limits.md writes it.
 type Limit struct {
 	Name    string
 	Meaning string
 	Value   string
 }
 
-// Table lists the limits in the order of LIMITS.md, for documentation and
-// for the test that keeps the README in step with this file; the slice is
-// the caller's.
+// Table lists the limits in the order of docs/limits.md, for
+// documentation and for the test that keeps that page in step with this
+// file; the slice is the caller's.
 func Table() []Limit { return slices.Clone(table) }
 
 // table is what Table returns, unexported so that no package can change

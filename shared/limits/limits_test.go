@@ -9,15 +9,16 @@ import (
 	"github.com/rypsok/rypsok/internal/readme"
 )
 
-var update = flag.Bool("update", false, "rewrite the README's limits table")
+var update = flag.Bool("update", false, "rewrite docs/limits.md's table")
 
-func TestREADMEPrintsTable(t *testing.T) {
+// TestDocsPrintTable keeps the table of docs/limits.md identical to Table.
+func TestDocsPrintTable(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("| Name | Meaning | Value |\n|---|---|---|\n")
 	for _, l := range Table() {
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", l.Name, l.Meaning, l.Value)
 	}
-	readme.Check(t, "../../README.md", "limits", b.String(), *update)
+	readme.Check(t, "../../docs/limits.md", "limits", b.String(), *update)
 }
 
 func TestDerivedValues(t *testing.T) {

@@ -45,7 +45,8 @@ const (
 	rulePrefix                       // a CIDR prefix
 )
 
-// Rule is one operator allow or deny rule (DECISIONS.md §3): a host name,
+// Rule is one operator allow or deny rule (docs/design/decisions.md, allow
+// and deny rules): a host name,
 // "*.name" (the subdomains of name, not name itself), an IP address or a
 // CIDR prefix. A name or address may carry ":port" (an IPv6 address then
 // in brackets: "[::1]:8080"); a rule without a port matches every port. A

@@ -5,7 +5,7 @@
 // written) beside the smallest go-sdk server with one tool (./minimal,
 // built here with the
 // flags of `make build`), runs interleaved after a few warm-ups, and
-// prints a Markdown table for the README.
+// prints a Markdown table for docs/performance.md.
 //
 // Like a client, it sends notifications/initialized once the answer has
 // arrived. For rypsok it also records when the launcher logged

@@ -14,7 +14,7 @@ import (
 )
 
 // maxRetryAfter caps a rate-limit reset, as engine.RetryAfter caps
-// Retry-After (DECISIONS.md §3).
+// Retry-After (docs/design/decisions.md, circuit breaker).
 const maxRetryAfter = time.Hour
 
 // maxCodeBytes bounds the provider's error code quoted in an Error's Err.

@@ -50,7 +50,8 @@ func Descriptor() engine.Descriptor {
 var properties = engine.Properties{
 	// RatePerSecond, Burst and Concurrency keep requests 2 s apart:
 	// DuckDuckGo publishes no limit, and spacing of 1.5 s or more was
-	// measured as safe from its challenge (shared fixtures README §4.3).
+	// measured as safe from its challenge (docs/engines/duckduckgo.md,
+	// limits).
 	RatePerSecond: 0.5,
 	Burst:         1,
 	Concurrency:   1,
@@ -66,7 +67,8 @@ var properties = engine.Properties{
 }
 
 // ErrNoUserAgent is returned by New without Config.UserAgent: a scraping
-// driver sends rypsok's own User-Agent (§11), never the HTTP library's.
+// driver sends rypsok's own User-Agent (docs/design: engines and
+// compliance), never the HTTP library's.
 var ErrNoUserAgent = errors.New("duckduckgo: a User-Agent is required")
 
 // timeRanges maps a time_range to DuckDuckGo's df.

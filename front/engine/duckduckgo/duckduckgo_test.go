@@ -117,7 +117,8 @@ func TestRequestHeaders(t *testing.T) {
 	}
 }
 
-// TestEndpointPath checks the endpoint rule (DECISIONS.md §3): the
+// TestEndpointPath checks the endpoint rule (docs/design/decisions.md,
+// engine endpoints): the
 // endpoint's path prefixes /html/.
 func TestEndpointPath(t *testing.T) {
 	srv, rec := enginetest.Fake(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: htmlHeader(), Body: enginetest.Fixture(t, "ddg-html.html")})

@@ -31,7 +31,8 @@ const (
 // reopens the formatting elements left open before it).
 const maxTree = 4 << 20
 
-// The markup the driver reads (shared fixtures README §4.2 and §4.3).
+// The markup the driver reads (docs/engines/duckduckgo.md, parsing; the
+// pages of testdata/).
 const (
 	idLinks         = "links"      // div#links.results, the results
 	classResult     = "result"     // one result, organic or not
@@ -123,8 +124,9 @@ func failure(body []byte, problem string) *engine.Error {
 	return parseFailure(problem)
 }
 
-// parseFailure is RFC 015's parse_failure, which DECISIONS.md §3's
-// classes name bad_response.
+// parseFailure is a scraping driver's parse failure, which the engine
+// error classes name bad_response (docs/design/decisions.md, scraping
+// drivers and engine error classes).
 func parseFailure(problem string) *engine.Error {
 	return &engine.Error{Class: response.ClassBadResponse, Err: errors.New("parse_failure: " + problem)}
 }

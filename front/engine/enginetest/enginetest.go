@@ -415,7 +415,8 @@ func QueryCases(t *testing.T, ask func(*testing.T, engine.Request) *http.Request
 	}
 }
 
-// EndpointPath checks the endpoint rule (DECISIONS.md §3) with a client
+// EndpointPath checks the endpoint rule (docs/design/decisions.md, engine
+// endpoints) with a client
 // that never leaves the process and answers c: for each endpoint of
 // cases, the driver newDriver makes of cfg with that Endpoint asks, once
 // and its query aside, the URL the endpoint maps to.

@@ -21,7 +21,7 @@ const (
 
 // The waits of a limit that comes without Retry-After: the per-minute
 // limit is free again within a minute; the daily one is retried hourly
-// (DECISIONS.md §3's cap).
+// (the cap of docs/design/decisions.md, circuit breaker).
 const (
 	minuteWait = time.Minute
 	dayWait    = time.Hour

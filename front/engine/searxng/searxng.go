@@ -90,8 +90,8 @@ type driver struct {
 var _ engine.Driver = (*driver)(nil)
 
 // New builds the driver for cfg: the instance at cfg.Endpoint, whose path
-// prefixes /search (DECISIONS.md §3). It refuses a configuration without
-// an endpoint (ErrNoEndpoint) and an invalid endpoint.
+// prefixes /search (docs/design/decisions.md, engine endpoints). It refuses a
+// configuration without an endpoint (ErrNoEndpoint) and an invalid endpoint.
 func New(cfg engine.Config) (engine.Driver, error) {
 	if cfg.Endpoint == "" {
 		return nil, ErrNoEndpoint

@@ -101,7 +101,8 @@ func TestRequestHeaders(t *testing.T) {
 	})
 }
 
-// TestEndpointPath checks the endpoint rule (DECISIONS.md §3): the
+// TestEndpointPath checks the endpoint rule (docs/design/decisions.md,
+// engine endpoints): the
 // endpoint's scheme, host and port, its path prefixing /search.
 func TestEndpointPath(t *testing.T) {
 	enginetest.EndpointPath(t, New, engine.Config{UserAgent: enginetest.UserAgent}, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "searxng.json")}, map[string]string{
