@@ -83,13 +83,17 @@ type ErrorBody struct {
 	Detail  Detail    `json:"detail"`
 }
 
-// Error is a tool error: {"error": {...}}. It implements error so that
-// services can return it, and its message is bounded by LIM-I4.
+// Error is a tool error: {"error": {...}}, the answer a tool gives
+// instead of its response object; its message is bounded by LIM-I4.
+//
+// Error is a value of the tools' vocabulary, not a Go error: it has no
+// Error method, so a nil *Error can never be stored in an error
+// interface, where it would no longer compare equal to nil (the typed-nil
+// trap). Services return it beside an error, never as one; a failure of
+// the process itself (an unknown tool, a protocol error) is an error.
 type Error struct {
 	Body ErrorBody `json:"error"`
 }
-
-func (e *Error) Error() string { return string(e.Body.Kind) + ": " + e.Body.Message }
 
 // newError builds an error, bounding its message by LIM-I4. Messages are
 // rypsok's own text: never provider text, a secret or an address.
