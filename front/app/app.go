@@ -114,17 +114,17 @@ var ErrUnknownTool = errors.New("app: unknown tool")
 // returns the response object, or the tool error; exactly one of them is
 // non-nil. The call ends within the tool's maximum duration.
 func (s *Services) Call(ctx context.Context, caller, tool string, raw json.RawMessage) (any, *response.Error, error) {
-	max, ok := maxDuration[tool]
+	limit, ok := maxDuration[tool]
 	if tool == response.ToolWebSearch && s.cfg.Search.Deadline > 0 {
 		// LIM-S7 is LIM-S4 + 500 ms, and LIM-S4 is search.deadline_ms.
-		max = s.cfg.Search.Deadline + (limits.S7SearchCallMax - limits.S4SearchDeadline)
+		limit = s.cfg.Search.Deadline + (limits.S7SearchCallMax - limits.S4SearchDeadline)
 	}
 	if !ok || !s.serves(tool) {
 		return nil, nil, ErrUnknownTool
 	}
 	start := s.now()
 	log := s.log.With().Str("request_id", newRequestID()).Str("caller", caller).Str("tool", tool).Logger()
-	resp, terr := s.admit(ctx, caller, tool, raw, max, &log)
+	resp, terr := s.admit(ctx, caller, tool, raw, limit, &log)
 	s.logCall(&log, tool, resp, terr, s.now().Sub(start))
 	return resp, terr, nil
 }
@@ -167,7 +167,7 @@ func (s *Services) quota(caller string) *quota {
 
 // admit applies the caller's LIM-C6 and LIM-C7 (and its fetch share),
 // then runs the tool under its deadline.
-func (s *Services) admit(ctx context.Context, caller, tool string, raw json.RawMessage, max time.Duration, log *zerolog.Logger) (any, *response.Error) {
+func (s *Services) admit(ctx context.Context, caller, tool string, raw json.RawMessage, limit time.Duration, log *zerolog.Logger) (any, *response.Error) {
 	q := s.quota(caller)
 	r := q.rate.ReserveN(s.now(), 1)
 	if d := r.DelayFrom(s.now()); d > 0 {
@@ -188,7 +188,7 @@ func (s *Services) admit(ctx context.Context, caller, tool string, raw json.RawM
 		}
 		defer func() { <-q.fetches }()
 	}
-	ctx, cancel := context.WithTimeout(ctx, max)
+	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	ctx = log.WithContext(ctx) // every event of the call carries its request id and caller
 	return s.run(ctx, caller, tool, raw, log)

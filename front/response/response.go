@@ -107,17 +107,17 @@ func newError(kind ErrorKind, d Detail, format string, args ...any) *Error {
 
 func ptr[T any](v T) *T { return &v }
 
-// InvalidRange is invalid_request for a parameter outside [min, max].
-func InvalidRange(param string, min, max int64) *Error {
-	return newError(KindInvalidRequest, Detail{Parameter: param, Min: ptr(min), Max: ptr(max)},
-		"%s must be between %d and %d", param, min, max)
+// InvalidRange is invalid_request for a parameter outside [lo, hi].
+func InvalidRange(param string, lo, hi int64) *Error {
+	return newError(KindInvalidRequest, Detail{Parameter: param, Min: ptr(lo), Max: ptr(hi)},
+		"%s must be between %d and %d", param, lo, hi)
 }
 
 // InvalidLength is invalid_request for a string parameter whose length in
-// characters is outside [min, max].
-func InvalidLength(param string, min, max int64) *Error {
-	return newError(KindInvalidRequest, Detail{Parameter: param, Min: ptr(min), Max: ptr(max)},
-		"%s must be %d to %d characters", param, min, max)
+// characters is outside [lo, hi].
+func InvalidLength(param string, lo, hi int64) *Error {
+	return newError(KindInvalidRequest, Detail{Parameter: param, Min: ptr(lo), Max: ptr(hi)},
+		"%s must be %d to %d characters", param, lo, hi)
 }
 
 // InvalidChoice is invalid_request for a parameter outside its allowed
@@ -225,10 +225,10 @@ func DeniedSecret(reason Reason, kind string, position int) *Error {
 	return e
 }
 
-// InvalidMin is invalid_request for an integer parameter below min whose
+// InvalidMin is invalid_request for an integer parameter below lo whose
 // upper bound is not known yet (start_char, before the page is read).
-func InvalidMin(param string, min int64) *Error {
-	return newError(KindInvalidRequest, Detail{Parameter: param, Min: ptr(min)}, "%s must be at least %d", param, min)
+func InvalidMin(param string, lo int64) *Error {
+	return newError(KindInvalidRequest, Detail{Parameter: param, Min: ptr(lo)}, "%s must be at least %d", param, lo)
 }
 
 // Redirected is redirected with the location (external data, bounded by
