@@ -26,7 +26,7 @@ type searcher struct {
 
 func newSearcher(cfg config.Config) *searcher {
 	s := &searcher{languages: cfg.Search.Languages, maxResults: cfg.Search.MaxResults}
-	for _, c := range response.Categories {
+	for _, c := range response.Categories() {
 		for _, e := range cfg.Engines {
 			if e.State == config.EngineActive && slices.Contains(e.Categories, string(c)) {
 				s.categories = append(s.categories, string(c))
@@ -81,8 +81,8 @@ func (s *searcher) parse(a *args) (search.Request, *response.Error) {
 			req.Language = l
 		}
 	}
-	ranges := make([]string, len(response.TimeRanges))
-	for i, t := range response.TimeRanges {
+	ranges := make([]string, len(response.TimeRanges()))
+	for i, t := range response.TimeRanges() {
 		ranges[i] = string(t)
 	}
 	if t, ok, err := a.choice("time_range", ranges); err != nil {

@@ -10,8 +10,8 @@ import (
 // Categories returns the known search categories (response.Categories),
 // in the order tools list them.
 func Categories() []string {
-	out := make([]string, len(response.Categories))
-	for i, c := range response.Categories {
+	out := make([]string, len(response.Categories()))
+	for i, c := range response.Categories() {
 		out[i] = string(c)
 	}
 	return out

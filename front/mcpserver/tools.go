@@ -48,7 +48,7 @@ func webSearchTool(s *app.Services) *mcp.Tool {
 		"query": {Type: "string", Description: "What to search for.", MinLength: ptr(1), MaxLength: ptr(limits.S1QueryMaxChars)},
 		"max_results": {Type: "integer", Description: "Number of results to return.",
 			Minimum: ptr(1.0), Maximum: ptr(float64(limits.S2MaxResultsMax)), Default: mustJSON(limits.S2MaxResultsDefault)},
-		"time_range": {Type: "string", Description: "Only results from this period.", Enum: enum(response.TimeRanges)},
+		"time_range": {Type: "string", Description: "Only results from this period.", Enum: enum(response.TimeRanges())},
 	}
 	order := []string{"query"}
 	if cats := s.Categories(); len(cats) > 0 {

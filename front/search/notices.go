@@ -48,7 +48,7 @@ func (n *notices) list() []response.Notice {
 			out = append(out, response.Notice{Code: code, Count: c})
 		}
 	}
-	for _, r := range response.DropReasons {
+	for _, r := range response.DropReasons() {
 		if c := n.dropped[r]; c > 0 {
 			out = append(out, response.Notice{Code: response.NoticeResultsDropped, Reason: string(r), Count: c})
 		}

@@ -115,7 +115,7 @@ func TestPropertiesWithinLimits(t *testing.T) {
 				t.Errorf("MaxBodyBytes %d outside 1..LIM-F3", p.MaxBodyBytes)
 			}
 			for _, r := range p.TimeRanges {
-				if !slices.Contains(response.TimeRanges, response.TimeRange(r)) {
+				if !slices.Contains(response.TimeRanges(), response.TimeRange(r)) {
 					t.Errorf("TimeRanges has %q, not a time_range value", r)
 				}
 			}
