@@ -33,9 +33,11 @@ type Options struct {
 	Log zerolog.Logger
 	// Metrics counts calls and refusals; nil counts nothing.
 	Metrics *telemetry.Metrics
-	// Search runs web_search's pipeline; nil answers no_engine.
+	// Search runs web_search's pipeline; nil answers no_engine. If it is
+	// also a Waiter, Services.Wait waits for its work.
 	Search Searcher
-	// Fetch runs web_fetch's pipeline; nil leaves web_fetch unlisted.
+	// Fetch runs web_fetch's pipeline; nil leaves web_fetch unlisted. If
+	// it is also a Closer, Services.Wait closes it.
 	Fetch Fetcher
 	// Health gives the engines' breaker states and latencies for
 	// engine_status; nil reports every active engine closed, no latency.
@@ -59,7 +61,7 @@ type Services struct {
 	quotas   map[string]*quota // by caller: a closed set, from configuration
 	calls    sync.WaitGroup
 	now      func() time.Time
-	search   *searcher
+	offer    *searchOffer
 	searcher Searcher
 	fetcher  Fetcher
 	health   *health.Tracker
@@ -79,7 +81,7 @@ func New(o Options) *Services {
 		quotas:  map[string]*quota{},
 		now:     now,
 	}
-	s.search = newSearcher(o.Config)
+	s.offer = newSearchOffer(o.Config)
 	s.searcher = o.Search
 	s.fetcher = o.Fetch
 	s.health = o.Health
@@ -232,7 +234,7 @@ func (s *Services) dispatch(ctx context.Context, caller, tool string, raw json.R
 	}
 	switch tool {
 	case response.ToolWebSearch:
-		req, err := s.search.parse(a)
+		req, err := s.offer.parse(a)
 		if err != nil {
 			return nil, err
 		}
@@ -253,14 +255,29 @@ func (s *Services) dispatch(ctx context.Context, caller, tool string, raw json.R
 	return nil, response.Unavailable(response.ReasonNoEngine, -1)
 }
 
+// Waiter is a pipeline with work that may outlive the call that started
+// it (*search.Pipeline: engine requests cancelled at the deadline).
+type Waiter interface {
+	// Wait waits until that work has ended.
+	Wait()
+}
+
+// Closer is a pipeline holding resources until it is closed
+// (*fetch.Pipeline).
+type Closer interface {
+	// Close waits for the pipeline's work to end and frees its resources.
+	Close()
+}
+
 // Wait waits for every call's work to end; calls already answered may
-// still be finishing.
+// still be finishing. It then waits for the search pipeline if it is a
+// Waiter and closes the fetch pipeline if it is a Closer.
 func (s *Services) Wait() {
 	s.calls.Wait()
-	if w, ok := s.searcher.(interface{ Wait() }); ok {
+	if w, ok := s.searcher.(Waiter); ok {
 		w.Wait()
 	}
-	if c, ok := s.fetcher.(interface{ Close() }); ok {
+	if c, ok := s.fetcher.(Closer); ok {
 		c.Close()
 	}
 }
