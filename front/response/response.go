@@ -2,6 +2,8 @@ package response
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/rypsok/rypsok/shared/limits"
 )
@@ -168,10 +170,102 @@ var unavailableMessages = map[Reason]string{
 	ReasonNoEngine:    "no engine is available for this request",
 	ReasonAllFailed:   "every engine failed; try again later",
 	ReasonRateLimited: "rate limit reached; retry later",
-	ReasonNetwork:     "the network could not be reached",
-	ReasonDeadline:    "the deadline passed before anything could be returned",
+	ReasonNetwork:     "the site could not be reached (its name does not resolve, the connection failed, or the network is down); check the URL or try again later",
+	ReasonDeadline:    "the deadline passed before anything could be returned; try again later",
 	ReasonHTTPStatus:  "the site answered with an error status",
 	ReasonBusy:        "too many calls in flight; retry shortly",
+}
+
+// NoEngine is unavailable, no_engine, for a search none of whose engines
+// could be asked, with the reasons they were skipped for (those of their
+// engine_skipped notices). The caller sees only the error, not the
+// notices, so the message says what would let an engine serve the call:
+// one reason shared by every engine has its own advice, and different
+// reasons are named.
+func NoEngine(skipped []Reason) *Error {
+	d := Detail{Reason: ReasonNoEngine}
+	if r, ok := sole(skipped); ok && noEngineMessages[r] != "" {
+		return newError(KindUnavailable, d, "%s", noEngineMessages[r])
+	}
+	if len(skipped) > 0 {
+		return newError(KindUnavailable, d, "no engine can serve this request (skipped for %s); change the request or try again later", distinct(skipped))
+	}
+	return Unavailable(ReasonNoEngine, -1)
+}
+
+var noEngineMessages = map[Reason]string{
+	ReasonTimeRange:    "no engine of this category can filter by time_range; search without time_range",
+	ReasonLanguage:     "no engine of this category serves this language; search in another language",
+	ReasonQueryTooLong: "the query is longer than any engine of this category accepts; shorten it",
+	ReasonCooldown:     "every engine of this category is paused after repeated failures; try again in a few minutes",
+	ReasonRateLimited:  "every engine of this category is at its provider's rate limit; try again in a few seconds",
+}
+
+// AllFailed is unavailable, all_failed, for a search whose every engine
+// was asked and failed, with their error classes (one per engine, those
+// of their engine_unavailable notices). The message says what the caller
+// can do: failures that share a cause have its advice (an unreachable
+// network or a refused key does not heal on a retry; a rate limit does),
+// and different causes are named.
+func AllFailed(classes []EngineClass) *Error {
+	d := Detail{Reason: ReasonAllFailed}
+	causes := make([]string, len(classes))
+	for i, c := range classes {
+		causes[i] = allFailedCauses[c]
+	}
+	if cause, ok := sole(causes); ok && cause != "" {
+		return newError(KindUnavailable, d, "%s", cause)
+	}
+	if len(classes) > 0 {
+		return newError(KindUnavailable, d, "every engine failed (%s); try again later", distinct(classes))
+	}
+	return Unavailable(ReasonAllFailed, -1)
+}
+
+// allFailedCauses is the message of a search whose engines all failed
+// for one cause, by the classes that show it.
+var allFailedCauses = map[EngineClass]string{
+	ClassNetwork:      causeNetwork,
+	ClassDenied:       "the egress policy refused every engine's destination; retrying will not help until the operator allows them",
+	ClassUnauthorized: "every engine refused its API key; retrying will not help until the operator fixes the keys",
+	ClassRateLimited:  causeLimited,
+	ClassBlocked:      causeLimited,
+	ClassServerError:  "every engine's provider answered with a server error; try again later",
+	ClassBadResponse:  causeUnreadable,
+	ClassTooLarge:     causeUnreadable,
+}
+
+const (
+	causeNetwork    = "no engine could be reached: the network is unreachable from rypsok (no connection, or names do not resolve); retrying will not help until it is back"
+	causeLimited    = "every engine is rate limiting or blocking rypsok; try again in a few minutes"
+	causeUnreadable = "no engine's answer could be read; try again later"
+)
+
+// sole reports the one value vs holds, if it holds exactly one (however
+// often).
+func sole[T comparable](vs []T) (T, bool) {
+	var zero T
+	if len(vs) == 0 {
+		return zero, false
+	}
+	for _, v := range vs[1:] {
+		if v != vs[0] {
+			return zero, false
+		}
+	}
+	return vs[0], true
+}
+
+// distinct lists vs once each, in first-seen order, comma-separated: at
+// most the few words of a closed vocabulary.
+func distinct[T ~string](vs []T) string {
+	var seen []string
+	for _, v := range vs {
+		if !slices.Contains(seen, string(v)) {
+			seen = append(seen, string(v))
+		}
+	}
+	return strings.Join(seen, ", ")
 }
 
 // Denied is denied with reason.

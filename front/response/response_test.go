@@ -1,6 +1,12 @@
 package response
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/rypsok/rypsok/shared/limits"
+)
 
 // TestAToolErrorIsNotAGoError keeps *Error out of the error interface, so
 // that a nil *Error returned by a service can never become a non-nil
@@ -58,6 +64,59 @@ func TestOnlyDeniedUnavailableAndUnsupportedCarryReasons(t *testing.T) {
 		want := k == KindDenied || k == KindUnavailable || k == KindUnsupportedContent
 		if has != want {
 			t.Errorf("%s: has reasons %v, want %v", k, has, want)
+		}
+	}
+}
+
+// TestUnavailableMessagesFollowTheCause: a cause every engine shares has
+// its advice; different causes are named, each once; every message stays
+// within LIM-I4, even one naming every class.
+func TestUnavailableMessagesFollowTheCause(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		e    *Error
+		says string
+	}{
+		{"every engine unreachable", AllFailed([]EngineClass{ClassNetwork, ClassNetwork}), "the network is unreachable"},
+		{"one engine unreachable", AllFailed([]EngineClass{ClassNetwork}), "the network is unreachable"},
+		{"rate limited and blocked: one cause", AllFailed([]EngineClass{ClassRateLimited, ClassBlocked}), "rate limiting or blocking"},
+		{"unreadable answers", AllFailed([]EngineClass{ClassBadResponse, ClassTooLarge}), "could be read"},
+		{"a keyless cause and a timeout", AllFailed([]EngineClass{ClassNetwork, ClassTimeout, ClassNetwork}), "every engine failed (network, timeout)"},
+		{"every class", AllFailed(EngineClasses()), "bad_response, too_large); try again later"},
+		{"no class known", AllFailed(nil), unavailableMessages[ReasonAllFailed]},
+		{"skipped for the time range", NoEngine([]Reason{ReasonTimeRange, ReasonTimeRange}), "without time_range"},
+		{"skipped in cooldown", NoEngine([]Reason{ReasonCooldown}), "paused after repeated failures"},
+		{"skipped for different reasons", NoEngine([]Reason{ReasonLanguage, ReasonCooldown, ReasonLanguage}), "(skipped for language, cooldown)"},
+		{"skipped for every reason", NoEngine(SkipReasons()), "cooldown, rate_limited); change the request or try again later"},
+		{"none skipped", NoEngine(nil), unavailableMessages[ReasonNoEngine]},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := tc.e.Body
+			if b.Kind != KindUnavailable || (b.Detail.Reason != ReasonAllFailed && b.Detail.Reason != ReasonNoEngine) {
+				t.Fatalf("got %s, %s", b.Kind, b.Detail.Reason)
+			}
+			if !strings.Contains(b.Message, tc.says) {
+				t.Errorf("message %q does not say %q", b.Message, tc.says)
+			}
+			if n := utf8.RuneCountInString(b.Message); n > limits.I4MessageChars {
+				t.Errorf("message of %d characters, over LIM-I4", n)
+			}
+		})
+	}
+}
+
+// TestEveryFixedMessageFitsLIMI4: no message is cut by newError's bound.
+func TestEveryFixedMessageFitsLIMI4(t *testing.T) {
+	for _, m := range []map[Reason]string{unavailableMessages, deniedMessages, noEngineMessages} {
+		for r, msg := range m {
+			if n := utf8.RuneCountInString(msg); n > limits.I4MessageChars || n == 0 {
+				t.Errorf("%s: message of %d characters", r, n)
+			}
+		}
+	}
+	for c, msg := range allFailedCauses {
+		if n := utf8.RuneCountInString(msg); n > limits.I4MessageChars || n == 0 {
+			t.Errorf("%s: message of %d characters", c, n)
 		}
 	}
 }
