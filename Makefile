@@ -42,7 +42,8 @@ unit:
 	$(GO) test -race -count=1 -timeout 15m ./...
 
 # test-ts: bin/rypsok serve driven over stdio by the TypeScript MCP SDK's
-# client (@modelcontextprotocol/sdk, pinned in testdata/mcp-ts/package-lock.json).
+# client (@modelcontextprotocol/sdk, pinned in testdata/mcp-ts/package-lock.json),
+# with [service] structured_content true and false.
 MCP_TS := testdata/mcp-ts
 
 $(MCP_TS)/node_modules: $(MCP_TS)/package.json $(MCP_TS)/package-lock.json
