@@ -16,9 +16,15 @@ build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/ ./cmd/...
 
 # run: rypsok serving MCP on stdio with zero configuration (it starts its
-# own rypsok-egress). End of input or Ctrl-C stops it.
-run: build
-	./$(BIN)/rypsok serve
+# own rypsok-egress). End of input or Ctrl-C stops it. Its stdout is the
+# MCP channel, which carries MCP messages only, so nothing of make's may
+# reach it: no recipe line is echoed (@), and the build, a make of its
+# own, writes whatever it prints to stderr. (make itself still prints
+# "Entering directory" on stdout under -C or inside another make: a host
+# runs bin/rypsok serve, not make.)
+run:
+	@$(MAKE) --no-print-directory build >&2
+	@exec $(BIN)/rypsok serve
 
 # test: formatting, vet, staticcheck, every Go test with the race detector,
 # then the TypeScript SDK's client against the built binaries, then the MCP
