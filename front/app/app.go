@@ -109,7 +109,9 @@ var maxDuration = map[string]time.Duration{
 }
 
 // ErrUnknownTool is returned by Call for a tool this configuration does
-// not serve; it is a protocol error, not a tool error.
+// not serve; it is a protocol error, not a tool error. It is a variable
+// because a sentinel error is compared by identity (errors.Is); nothing
+// assigns it.
 var ErrUnknownTool = errors.New("app: unknown tool")
 
 // Call runs one call of tool with raw JSON arguments for caller. It
