@@ -2,8 +2,10 @@
 SHELL := /bin/bash
 GO ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+GOIMPORTS := golang.org/x/tools/cmd/goimports@v0.49.0
+MODULE := github.com/rypsok/rypsok
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
-LDFLAGS := -s -w -X github.com/rypsok/rypsok/shared/version.stamp=$(VERSION)
+LDFLAGS := -s -w -X $(MODULE)/shared/version.stamp=$(VERSION)
 BIN := bin
 FUZZTIME ?= 3s
 FUZZMINIMIZETIME ?= 5s
@@ -34,9 +36,15 @@ test: lint unit test-ts conformance release-check deploy-check fuzz-smoke
 
 lint: fmt-check vet staticcheck
 
+# fmt-check: gofmt, then goimports with this module's imports in a group
+# of their own after the third-party ones (standard library, third party,
+# rypsok), as every file writes them.
 fmt-check:
-	@out=$$(gofmt -l $$(git ls-files --cached --others --exclude-standard '*.go')); \
-	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	@files=$$(git ls-files --cached --others --exclude-standard '*.go'); \
+	out=$$(gofmt -l $$files); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi; \
+	out=$$($(GO) run $(GOIMPORTS) -local $(MODULE) -l $$files); \
+	if [ -n "$$out" ]; then echo "goimports needed (go run $(GOIMPORTS) -local $(MODULE) -w FILE):"; echo "$$out"; exit 1; fi
 
 vet:
 	$(GO) vet ./...
