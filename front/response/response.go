@@ -183,14 +183,7 @@ var unavailableMessages = map[Reason]string{
 // one reason shared by every engine has its own advice, and different
 // reasons are named.
 func NoEngine(skipped []Reason) *Error {
-	d := Detail{Reason: ReasonNoEngine}
-	if r, ok := sole(skipped); ok && noEngineMessages[r] != "" {
-		return newError(KindUnavailable, d, "%s", noEngineMessages[r])
-	}
-	if len(skipped) > 0 {
-		return newError(KindUnavailable, d, "no engine can serve this request (skipped for %s); change the request or try again later", distinct(skipped))
-	}
-	return Unavailable(ReasonNoEngine, -1)
+	return advised(ReasonNoEngine, skipped, noEngineMessages, "no engine can serve this request (skipped for %s); change the request or try again later")
 }
 
 var noEngineMessages = map[Reason]string{
@@ -208,22 +201,12 @@ var noEngineMessages = map[Reason]string{
 // network or a refused key does not heal on a retry; a rate limit does),
 // and different causes are named.
 func AllFailed(classes []EngineClass) *Error {
-	d := Detail{Reason: ReasonAllFailed}
-	causes := make([]string, len(classes))
-	for i, c := range classes {
-		causes[i] = allFailedCauses[c]
-	}
-	if cause, ok := sole(causes); ok && cause != "" {
-		return newError(KindUnavailable, d, "%s", cause)
-	}
-	if len(classes) > 0 {
-		return newError(KindUnavailable, d, "every engine failed (%s); try again later", distinct(classes))
-	}
-	return Unavailable(ReasonAllFailed, -1)
+	return advised(ReasonAllFailed, classes, allFailedCauses, "every engine failed (%s); try again later")
 }
 
 // allFailedCauses is the message of a search whose engines all failed
-// for one cause, by the classes that show it.
+// for one cause, by the classes that show it (rate_limited and blocked
+// are one cause, as are bad_response and too_large).
 var allFailedCauses = map[EngineClass]string{
 	ClassNetwork:      causeNetwork,
 	ClassDenied:       "the egress policy refused every engine's destination; retrying will not help until the operator allows them",
@@ -240,6 +223,24 @@ const (
 	causeLimited    = "every engine is rate limiting or blocking rypsok; try again in a few minutes"
 	causeUnreadable = "no engine's answer could be read; try again later"
 )
+
+// advised is unavailable with reason, for the causes vs (one per engine):
+// the advice every cause shares, if it is one; else mixed, which names
+// the causes with its one %s; else, with no cause, the reason's message.
+func advised[T ~string](reason Reason, vs []T, advice map[T]string, mixed string) *Error {
+	d := Detail{Reason: reason}
+	msgs := make([]string, len(vs))
+	for i, v := range vs {
+		msgs[i] = advice[v]
+	}
+	if msg, ok := sole(msgs); ok && msg != "" {
+		return newError(KindUnavailable, d, "%s", msg)
+	}
+	if len(vs) > 0 {
+		return newError(KindUnavailable, d, mixed, distinct(vs))
+	}
+	return Unavailable(reason, -1)
+}
 
 // sole reports the one value vs holds, if it holds exactly one (however
 // often).
