@@ -1,10 +1,11 @@
 package config
 
 import (
-	"github.com/rypsok/rypsok/front/response"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/rypsok/rypsok/front/response"
 )
 
 // Categories returns the known search categories (response.Categories),

@@ -38,8 +38,9 @@ import (
 	"runtime"
 	"sync"
 
-	"golang.org/x/sync/semaphore"
 	"time"
+
+	"golang.org/x/sync/semaphore"
 
 	"github.com/rs/zerolog"
 
