@@ -2,8 +2,10 @@
 SHELL := /bin/bash
 GO ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+GOIMPORTS := golang.org/x/tools/cmd/goimports@v0.49.0
+MODULE := github.com/rypsok/rypsok
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
-LDFLAGS := -s -w -X github.com/rypsok/rypsok/shared/version.stamp=$(VERSION)
+LDFLAGS := -s -w -X $(MODULE)/shared/version.stamp=$(VERSION)
 BIN := bin
 FUZZTIME ?= 3s
 FUZZMINIMIZETIME ?= 5s
@@ -23,9 +25,15 @@ install:
 	CGO_ENABLED=0 $(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/...
 
 # run: rypsok serving MCP on stdio with zero configuration (it starts its
-# own rypsok-egress). End of input or Ctrl-C stops it.
-run: build
-	./$(BIN)/rypsok serve
+# own rypsok-egress). End of input or Ctrl-C stops it. Its stdout is the
+# MCP channel, which carries MCP messages only, so nothing of make's may
+# reach it: no recipe line is echoed (@), and the build, a make of its
+# own, writes whatever it prints to stderr. (make itself still prints
+# "Entering directory" on stdout under -C or inside another make: a host
+# runs bin/rypsok serve, not make.)
+run:
+	@$(MAKE) --no-print-directory build >&2
+	@exec $(BIN)/rypsok serve
 
 # test: formatting, vet, staticcheck, every Go test with the race detector,
 # then the TypeScript SDK's client against the built binaries, then the MCP
@@ -35,9 +43,15 @@ test: lint unit test-ts conformance release-check deploy-check fuzz-smoke
 
 lint: fmt-check vet staticcheck
 
+# fmt-check: gofmt, then goimports with this module's imports in a group
+# of their own after the third-party ones (standard library, third party,
+# rypsok), as every file writes them.
 fmt-check:
-	@out=$$(gofmt -l $$(git ls-files --cached --others --exclude-standard '*.go')); \
-	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	@files=$$(git ls-files --cached --others --exclude-standard '*.go'); \
+	out=$$(gofmt -l $$files); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi; \
+	out=$$($(GO) run $(GOIMPORTS) -local $(MODULE) -l $$files); \
+	if [ -n "$$out" ]; then echo "goimports needed (go run $(GOIMPORTS) -local $(MODULE) -w FILE):"; echo "$$out"; exit 1; fi
 
 vet:
 	$(GO) vet ./...
@@ -49,7 +63,8 @@ unit:
 	$(GO) test -race -count=1 -timeout 15m ./...
 
 # test-ts: bin/rypsok serve driven over stdio by the TypeScript MCP SDK's
-# client (@modelcontextprotocol/sdk, pinned in testdata/mcp-ts/package-lock.json).
+# client (@modelcontextprotocol/sdk, pinned in testdata/mcp-ts/package-lock.json),
+# with [service] structured_content true and false.
 MCP_TS := testdata/mcp-ts
 
 $(MCP_TS)/node_modules: $(MCP_TS)/package.json $(MCP_TS)/package-lock.json

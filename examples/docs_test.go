@@ -221,7 +221,7 @@ func contractProblems(obj map[string]any) []string {
 		for _, e := range engines {
 			e, _ := e.(map[string]any)
 			state, _ := e["state"].(string)
-			if !slices.Contains(strs(response.EngineStates), state) {
+			if !slices.Contains(strs(response.EngineStates()), state) {
 				bad("engine state %q is not in the vocabulary", state)
 			}
 			reason, has := e["reason"].(string)
@@ -238,7 +238,7 @@ func contractProblems(obj map[string]any) []string {
 		if !isTool {
 			return out // a JSON-RPC error: code and message
 		}
-		if !slices.Contains(strs(response.ErrorKinds), kind) {
+		if !slices.Contains(strs(response.ErrorKinds()), kind) {
 			bad("error kind %q is not in the vocabulary", kind)
 		}
 		detail, _ := e["detail"].(map[string]any)
@@ -247,7 +247,7 @@ func contractProblems(obj map[string]any) []string {
 				bad("detail key %q is not one of the error object's", k)
 			}
 		}
-		if r, ok := detail["reason"].(string); ok && !slices.Contains(strs(response.ReasonsOf[response.ErrorKind(kind)]), r) {
+		if r, ok := detail["reason"].(string); ok && !slices.Contains(strs(response.ReasonsOf(response.ErrorKind(kind))), r) {
 			bad("%q is not a reason of %s", r, kind)
 		}
 	}
@@ -257,7 +257,7 @@ func contractProblems(obj map[string]any) []string {
 func noticeProblems(n any) []string {
 	notice, _ := n.(map[string]any)
 	code, _ := notice["code"].(string)
-	if !slices.Contains(strs(response.NoticeCodes), code) {
+	if !slices.Contains(strs(response.NoticeCodes()), code) {
 		return []string{fmt.Sprintf("notice code %q is not in the vocabulary", code)}
 	}
 	var out []string
@@ -270,11 +270,11 @@ func noticeProblems(n any) []string {
 	var allowed []string
 	switch response.NoticeCode(code) {
 	case response.NoticeEngineUnavailable:
-		allowed = strs(response.EngineClasses)
+		allowed = strs(response.EngineClasses())
 	case response.NoticeEngineSkipped:
-		allowed = strs(response.SkipReasons)
+		allowed = strs(response.SkipReasons())
 	case response.NoticeResultsDropped:
-		allowed = strs(response.DropReasons)
+		allowed = strs(response.DropReasons())
 	}
 	switch {
 	case allowed == nil && has:
@@ -450,17 +450,17 @@ func TestTroubleshootingCoversEveryWord(t *testing.T) {
 	}
 	// Every listed word is a declared constant, and the other way round.
 	lists := map[string][]string{
-		"ErrorKind":   strs(response.ErrorKinds),
-		"NoticeCode":  strs(response.NoticeCodes),
-		"EngineClass": strs(response.EngineClasses),
-		"EngineState": strs(response.EngineStates),
-		"HTTPRefusal": strs(response.HTTPRefusals),
+		"ErrorKind":   strs(response.ErrorKinds()),
+		"NoticeCode":  strs(response.NoticeCodes()),
+		"EngineClass": strs(response.EngineClasses()),
+		"EngineState": strs(response.EngineStates()),
+		"HTTPRefusal": strs(response.HTTPRefusals()),
 	}
 	var listedReasons []string
-	for _, rs := range response.ReasonsOf {
-		listedReasons = append(listedReasons, strs(rs)...)
+	for _, k := range response.ErrorKinds() {
+		listedReasons = append(listedReasons, strs(response.ReasonsOf(k))...)
 	}
-	lists["Reason"] = append(append(listedReasons, strs(response.SkipReasons)...), strs(response.DropReasons)...)
+	lists["Reason"] = append(append(listedReasons, strs(response.SkipReasons())...), strs(response.DropReasons())...)
 	for typ, listed := range lists {
 		for _, c := range consts[typ] {
 			if !slices.Contains(listed, c) {
@@ -487,17 +487,17 @@ func TestTroubleshootingCoversEveryWord(t *testing.T) {
 		if section(page, "`"+k+"`") == nil {
 			t.Errorf("troubleshooting.md has no section \"### `%s`\"", k)
 		}
-		for _, r := range response.ReasonsOf[response.ErrorKind(k)] {
+		for _, r := range response.ReasonsOf(response.ErrorKind(k)) {
 			need("`"+k+"`", string(r))
 		}
 	}
 	for _, c := range consts["NoticeCode"] {
 		need("Notices", c)
 	}
-	for _, r := range response.SkipReasons {
+	for _, r := range response.SkipReasons() {
 		need("Reasons of `engine_skipped`", string(r))
 	}
-	for _, r := range response.DropReasons {
+	for _, r := range response.DropReasons() {
 		need("Reasons of `results_dropped`", string(r))
 	}
 	for _, c := range consts["EngineClass"] {

@@ -130,13 +130,13 @@ func parseRequestName(name string) (requestExample, error) {
 	if len(parts) >= 3 {
 		r.wantsFailure = true
 		r.kind = response.ErrorKind(parts[2])
-		if !slices.Contains(response.ErrorKinds, r.kind) {
+		if !slices.Contains(response.ErrorKinds(), r.kind) {
 			return r, fmt.Errorf("%s: unknown error kind %q", name, parts[2])
 		}
 	}
 	if len(parts) == 4 {
 		r.reason = response.Reason(parts[3])
-		if !slices.Contains(response.ReasonsOf[r.kind], r.reason) {
+		if !slices.Contains(response.ReasonsOf(r.kind), r.reason) {
 			return r, fmt.Errorf("%s: %q is not a reason of %s", name, parts[3], r.kind)
 		}
 	}

@@ -198,7 +198,7 @@ func checkEngineOutcome(t *testing.T, what string, c *canned, count int, res []e
 		switch msg := err.Error(); {
 		case !errors.As(err, &e):
 			t.Fatalf("%s: error %v is not an *engine.Error", what, err)
-		case !slices.Contains(response.EngineClasses, e.Class):
+		case !slices.Contains(response.EngineClasses(), e.Class):
 			t.Fatalf("%s: class %q outside the vocabulary", what, e.Class)
 		case e.RetryAfter < 0 || e.RetryAfter > time.Hour:
 			t.Fatalf("%s: RetryAfter %v outside [0, 1h]", what, e.RetryAfter)
@@ -244,7 +244,7 @@ func checkEngineOutcome(t *testing.T, what string, c *canned, count int, res []e
 		}
 	}
 	for _, d := range dropped {
-		if !slices.Contains(response.DropReasons, d.Reason) {
+		if !slices.Contains(response.DropReasons(), d.Reason) {
 			t.Fatalf("%s: dropped for %q", what, d.Reason)
 		}
 	}

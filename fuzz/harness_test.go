@@ -194,7 +194,7 @@ func checkVocabulary(t *testing.T, what string, e *response.Error) {
 		return
 	}
 	kindOK := false
-	for _, k := range response.ErrorKinds {
+	for _, k := range response.ErrorKinds() {
 		kindOK = kindOK || k == e.Body.Kind
 	}
 	if !kindOK {
@@ -202,7 +202,7 @@ func checkVocabulary(t *testing.T, what string, e *response.Error) {
 	}
 	if r := e.Body.Detail.Reason; r != "" {
 		ok := false
-		for _, v := range response.ReasonsOf[e.Body.Kind] {
+		for _, v := range response.ReasonsOf(e.Body.Kind) {
 			ok = ok || v == r
 		}
 		if !ok {

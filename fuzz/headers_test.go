@@ -345,7 +345,7 @@ func checkFetched(t *testing.T, fr *front, raw string, out response.Fetch) {
 	checkInvisibleFree(t, "web_fetch content", raw, out.Content, true)
 	checkCleanText(t, "web_fetch title", raw, out.Title, limits.S10TitleChars)
 	for _, n := range out.Notices {
-		if !slices.Contains(response.NoticeCodes, n.Code) || n.Count < 1 {
+		if !slices.Contains(response.NoticeCodes(), n.Code) || n.Count < 1 {
 			t.Fatalf("web_fetch(%q): notice %+v", raw, n)
 		}
 	}

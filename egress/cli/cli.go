@@ -7,9 +7,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/rypsok/rypsok/shared/version"
 	"io"
 	"strings"
+
+	"github.com/rypsok/rypsok/shared/version"
 )
 
 // Exit codes.

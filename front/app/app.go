@@ -33,9 +33,11 @@ type Options struct {
 	Log zerolog.Logger
 	// Metrics counts calls and refusals; nil counts nothing.
 	Metrics *telemetry.Metrics
-	// Search runs web_search's pipeline; nil answers no_engine.
+	// Search runs web_search's pipeline; nil answers no_engine. If it is
+	// also a Waiter, Services.Wait waits for its work.
 	Search Searcher
-	// Fetch runs web_fetch's pipeline; nil leaves web_fetch unlisted.
+	// Fetch runs web_fetch's pipeline; nil leaves web_fetch unlisted. If
+	// it is also a Closer, Services.Wait closes it.
 	Fetch Fetcher
 	// Health gives the engines' breaker states and latencies for
 	// engine_status; nil reports every active engine closed, no latency.
@@ -59,7 +61,7 @@ type Services struct {
 	quotas   map[string]*quota // by caller: a closed set, from configuration
 	calls    sync.WaitGroup
 	now      func() time.Time
-	search   *searcher
+	offer    *searchOffer
 	searcher Searcher
 	fetcher  Fetcher
 	health   *health.Tracker
@@ -79,7 +81,7 @@ func New(o Options) *Services {
 		quotas:  map[string]*quota{},
 		now:     now,
 	}
-	s.search = newSearcher(o.Config)
+	s.offer = newSearchOffer(o.Config)
 	s.searcher = o.Search
 	s.fetcher = o.Fetch
 	s.health = o.Health
@@ -107,24 +109,26 @@ var maxDuration = map[string]time.Duration{
 }
 
 // ErrUnknownTool is returned by Call for a tool this configuration does
-// not serve; it is a protocol error, not a tool error.
+// not serve; it is a protocol error, not a tool error. It is a variable
+// because a sentinel error is compared by identity (errors.Is); nothing
+// assigns it.
 var ErrUnknownTool = errors.New("app: unknown tool")
 
 // Call runs one call of tool with raw JSON arguments for caller. It
 // returns the response object, or the tool error; exactly one of them is
 // non-nil. The call ends within the tool's maximum duration.
 func (s *Services) Call(ctx context.Context, caller, tool string, raw json.RawMessage) (any, *response.Error, error) {
-	max, ok := maxDuration[tool]
+	limit, ok := maxDuration[tool]
 	if tool == response.ToolWebSearch && s.cfg.Search.Deadline > 0 {
 		// LIM-S7 is LIM-S4 + 500 ms, and LIM-S4 is search.deadline_ms.
-		max = s.cfg.Search.Deadline + (limits.S7SearchCallMax - limits.S4SearchDeadline)
+		limit = s.cfg.Search.Deadline + (limits.S7SearchCallMax - limits.S4SearchDeadline)
 	}
 	if !ok || !s.serves(tool) {
 		return nil, nil, ErrUnknownTool
 	}
 	start := s.now()
 	log := s.log.With().Str("request_id", newRequestID()).Str("caller", caller).Str("tool", tool).Logger()
-	resp, terr := s.admit(ctx, caller, tool, raw, max, &log)
+	resp, terr := s.admit(ctx, caller, tool, raw, limit, &log)
 	s.logCall(&log, tool, resp, terr, s.now().Sub(start))
 	return resp, terr, nil
 }
@@ -167,7 +171,7 @@ func (s *Services) quota(caller string) *quota {
 
 // admit applies the caller's LIM-C6 and LIM-C7 (and its fetch share),
 // then runs the tool under its deadline.
-func (s *Services) admit(ctx context.Context, caller, tool string, raw json.RawMessage, max time.Duration, log *zerolog.Logger) (any, *response.Error) {
+func (s *Services) admit(ctx context.Context, caller, tool string, raw json.RawMessage, limit time.Duration, log *zerolog.Logger) (any, *response.Error) {
 	q := s.quota(caller)
 	r := q.rate.ReserveN(s.now(), 1)
 	if d := r.DelayFrom(s.now()); d > 0 {
@@ -188,7 +192,7 @@ func (s *Services) admit(ctx context.Context, caller, tool string, raw json.RawM
 		}
 		defer func() { <-q.fetches }()
 	}
-	ctx, cancel := context.WithTimeout(ctx, max)
+	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	ctx = log.WithContext(ctx) // every event of the call carries its request id and caller
 	return s.run(ctx, caller, tool, raw, log)
@@ -232,7 +236,7 @@ func (s *Services) dispatch(ctx context.Context, caller, tool string, raw json.R
 	}
 	switch tool {
 	case response.ToolWebSearch:
-		req, err := s.search.parse(a)
+		req, err := s.offer.parse(a)
 		if err != nil {
 			return nil, err
 		}
@@ -253,14 +257,29 @@ func (s *Services) dispatch(ctx context.Context, caller, tool string, raw json.R
 	return nil, response.Unavailable(response.ReasonNoEngine, -1)
 }
 
+// Waiter is a pipeline with work that may outlive the call that started
+// it (*search.Pipeline: engine requests cancelled at the deadline).
+type Waiter interface {
+	// Wait waits until that work has ended.
+	Wait()
+}
+
+// Closer is a pipeline holding resources until it is closed
+// (*fetch.Pipeline).
+type Closer interface {
+	// Close waits for the pipeline's work to end and frees its resources.
+	Close()
+}
+
 // Wait waits for every call's work to end; calls already answered may
-// still be finishing.
+// still be finishing. It then waits for the search pipeline if it is a
+// Waiter and closes the fetch pipeline if it is a Closer.
 func (s *Services) Wait() {
 	s.calls.Wait()
-	if w, ok := s.searcher.(interface{ Wait() }); ok {
+	if w, ok := s.searcher.(Waiter); ok {
 		w.Wait()
 	}
-	if c, ok := s.fetcher.(interface{ Close() }); ok {
+	if c, ok := s.fetcher.(Closer); ok {
 		c.Close()
 	}
 }

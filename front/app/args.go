@@ -69,9 +69,9 @@ func (a *args) str(name string) (string, bool, *response.Error) {
 	return s, true, nil
 }
 
-// integer reads an integer parameter in [min, max]; a number with a
+// integer reads an integer parameter in [lo, hi]; a number with a
 // fraction, or outside the range, is refused with the range.
-func (a *args) integer(name string, min, max int64) (int64, bool, *response.Error) {
+func (a *args) integer(name string, lo, hi int64) (int64, bool, *response.Error) {
 	v, ok := a.get(name)
 	if !ok {
 		return 0, false, nil
@@ -80,8 +80,8 @@ func (a *args) integer(name string, min, max int64) (int64, bool, *response.Erro
 	if json.Unmarshal(v, &f) != nil {
 		return 0, false, response.InvalidType(name, "an integer")
 	}
-	if f != math.Trunc(f) || f < float64(min) || f > float64(max) {
-		return 0, false, response.InvalidRange(name, min, max)
+	if f != math.Trunc(f) || f < float64(lo) || f > float64(hi) {
+		return 0, false, response.InvalidRange(name, lo, hi)
 	}
 	return int64(f), true, nil
 }

@@ -15,6 +15,13 @@ type Fetcher interface {
 	Fetch(ctx context.Context, req fetch.Request) (response.Fetch, *response.Error)
 }
 
+// The fetch pipeline is a Fetcher and a Closer: a pipeline that stopped
+// being one would no longer be closed, so the compiler says so.
+var (
+	_ Fetcher = (*fetch.Pipeline)(nil)
+	_ Closer  = (*fetch.Pipeline)(nil)
+)
+
 // parseFetch validates web_fetch's arguments before any work.
 func (s *Services) parseFetch(a *args) (fetch.Request, *response.Error) {
 	req := fetch.Request{MaxChars: s.MaxCharsDefault()}

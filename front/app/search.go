@@ -17,16 +17,24 @@ type Searcher interface {
 	Search(ctx context.Context, req search.Request) (response.Search, *response.Error)
 }
 
-// searcher holds what web_search offers under one configuration.
-type searcher struct {
+// The search pipeline is a Searcher and a Waiter: a pipeline that stopped
+// being one would no longer be waited for, so the compiler says so.
+var (
+	_ Searcher = (*search.Pipeline)(nil)
+	_ Waiter   = (*search.Pipeline)(nil)
+)
+
+// searchOffer holds what web_search offers under one configuration: the
+// values its arguments may take. (Searcher is the pipeline that runs it.)
+type searchOffer struct {
 	categories []string // categories with an active engine, in response.Categories order
 	languages  []string // configured languages; the first is the default
 	maxResults int
 }
 
-func newSearcher(cfg config.Config) *searcher {
-	s := &searcher{languages: cfg.Search.Languages, maxResults: cfg.Search.MaxResults}
-	for _, c := range response.Categories {
+func newSearchOffer(cfg config.Config) *searchOffer {
+	s := &searchOffer{languages: cfg.Search.Languages, maxResults: cfg.Search.MaxResults}
+	for _, c := range response.Categories() {
 		for _, e := range cfg.Engines {
 			if e.State == config.EngineActive && slices.Contains(e.Categories, string(c)) {
 				s.categories = append(s.categories, string(c))
@@ -38,17 +46,17 @@ func newSearcher(cfg config.Config) *searcher {
 }
 
 // Categories lists the categories web_search offers.
-func (s *Services) Categories() []string { return s.search.categories }
+func (s *Services) Categories() []string { return s.offer.categories }
 
 // Languages lists the languages web_search offers; the parameter is
 // listed only when there are two or more.
-func (s *Services) Languages() []string { return s.search.languages }
+func (s *Services) Languages() []string { return s.offer.languages }
 
 // OffersLanguage reports whether web_search takes the language parameter.
-func (s *Services) OffersLanguage() bool { return len(s.search.languages) >= 2 }
+func (s *Services) OffersLanguage() bool { return len(s.offer.languages) >= 2 }
 
 // parse validates web_search's arguments before any work (REQ-SEARCH-006).
-func (s *searcher) parse(a *args) (search.Request, *response.Error) {
+func (s *searchOffer) parse(a *args) (search.Request, *response.Error) {
 	req := search.Request{Category: response.CategoryGeneral, MaxResults: s.maxResults}
 	q, ok, err := a.str("query")
 	if err != nil {
@@ -81,8 +89,8 @@ func (s *searcher) parse(a *args) (search.Request, *response.Error) {
 			req.Language = l
 		}
 	}
-	ranges := make([]string, len(response.TimeRanges))
-	for i, t := range response.TimeRanges {
+	ranges := make([]string, len(response.TimeRanges()))
+	for i, t := range response.TimeRanges() {
 		ranges[i] = string(t)
 	}
 	if t, ok, err := a.choice("time_range", ranges); err != nil {

@@ -6,8 +6,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/rypsok/rypsok/shared/limits"
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/rypsok/rypsok/shared/limits"
 )
 
 func TestCleanMarkupText(t *testing.T) {

@@ -17,7 +17,7 @@ import (
 // Categories returns the known search categories (response.Categories),
 // in the order tools list them.
 func Categories() []string {
-	return categoryNames(response.Categories)
+	return categoryNames(response.Categories())
 }
 
 // categoryNames returns the names of cs, in order; nil for nil.

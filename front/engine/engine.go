@@ -79,8 +79,8 @@ type Properties struct {
 // AllTimeRanges returns every time_range value (response.TimeRanges), for
 // the Properties.TimeRanges of an engine that honors them all.
 func AllTimeRanges() []string {
-	ranges := make([]string, 0, len(response.TimeRanges))
-	for _, r := range response.TimeRanges {
+	ranges := make([]string, 0, len(response.TimeRanges()))
+	for _, r := range response.TimeRanges() {
 		ranges = append(ranges, string(r))
 	}
 	return ranges

@@ -237,7 +237,7 @@ func TestBreaker(t *testing.T) {
 }
 
 func TestEveryFailureClassCounts(t *testing.T) {
-	for _, class := range response.EngineClasses {
+	for _, class := range response.EngineClasses() {
 		t.Run(string(class), func(t *testing.T) {
 			h := newHarness(t, Options{})
 			want := 3
@@ -495,7 +495,7 @@ func TestConcurrentUse(t *testing.T) {
 	var rec transitions
 	tr := New(Options{Now: c.Now, Cooldown: time.Second, OnTransition: rec.on})
 	engines := []string{"wikipedia", "brave", "searx"}
-	classes := append([]response.EngineClass{success, success, success}, response.EngineClasses...)
+	classes := append([]response.EngineClass{success, success, success}, response.EngineClasses()...)
 	var wg sync.WaitGroup
 	for g := range 32 {
 		wg.Go(func() {

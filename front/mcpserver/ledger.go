@@ -17,6 +17,11 @@ import (
 // to id 5. The requests of a batch are not counted. An id is pending
 // once however often it is read: the SDK answers a request whose id is
 // already in flight without an id.
+//
+// The ledger and the eofGate exist because go-sdk v1.8.0 cancels the calls
+// in flight when its input ends and drops their answers;
+// TestTheSDKDropsTheAnswersOfCallsInFlightAtEndOfInput pins that, and
+// when it fails both can go.
 type ledger struct {
 	mu      sync.Mutex
 	pending map[jsonrpc.ID]bool // requests read and not yet answered

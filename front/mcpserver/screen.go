@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/rypsok/rypsok/front/gate"
 	"github.com/rypsok/rypsok/shared/limits"
 )
 
@@ -24,6 +25,10 @@ const (
 	msgTooLong    = "Parse error: a line longer than %d bytes (LIM-H2) is not read"
 	msgNotMessage = "Invalid Request: not a JSON-RPC message this server takes"
 )
+
+// msgNotInitialized is the message of the -32600 answered, with the
+// request's id, to a call that comes before initialize.
+const msgNotInitialized = "Invalid Request: the session is not initialized; send initialize first (only ping is served before it)"
 
 // jsonSpace is JSON's white space (RFC 8259), the only bytes trimmed
 // around a line.
@@ -161,7 +166,9 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 // on, where the SDK's Read returns an error that ends the session. The
 // screen passes only whole JSON values, so such an error concerns that
 // value alone and the SDK's reader goes on; the end of input, a failed
-// read and the connection's close still end the session.
+// read and the connection's close still end the session. A call that
+// comes before initialize is answered -32600 too, with its id (see
+// early).
 //
 // Batches: the SDK learns the negotiated revision through a method this
 // wrapper does not have, so it serves a JSON-RPC batch in every revision
@@ -169,17 +176,84 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 type stdioConn struct {
 	mcp.Connection
 	out *lineWriter
+	// initialized is set once an initialize request (or a call of a
+	// handshake-less revision) has been read. Only Read uses it, and the
+	// SDK calls Read from one goroutine.
+	initialized bool
 }
 
 func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
 		msg, err := c.Connection.Read(ctx)
 		var ie *inputError
-		if err == nil || ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) || errors.As(err, &ie) {
+		switch {
+		case err == nil:
+			req, ok := msg.(*jsonrpc.Request)
+			if !ok || !c.early(req) {
+				return msg, nil
+			}
+			// Written through the SDK's connection, so that the answer to
+			// a call of a batch joins the batch's answer.
+			refusal := &jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: msgNotInitialized}}
+			if werr := c.Connection.Write(ctx, refusal); werr != nil {
+				return nil, werr
+			}
+		case ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) || errors.As(err, &ie):
 			return msg, err
-		}
-		if werr := c.out.refuse(jsonrpc.CodeInvalidRequest, msgNotMessage); werr != nil {
-			return nil, werr
+		default:
+			if werr := c.out.refuse(jsonrpc.CodeInvalidRequest, msgNotMessage); werr != nil {
+				return nil, werr
+			}
 		}
 	}
+}
+
+// early reports whether req is a call that comes before the session is
+// initialized, and notes the calls that initialize it. The SDK (v1.8.0)
+// refuses such a call with an error of code 0, which JSON-RPC does not
+// define (TestTheSDKAnswersACallBeforeInitializeWithoutACode pins it), so
+// a client cannot tell it from any other failure; early lets Read answer
+// -32600, Invalid Request, instead. MCP defines no code of its own for it
+// (its lifecycle only says that a client sends nothing but ping before
+// initialize is answered); -32002, "not initialized" in other protocols
+// (LSP), is MCP's "resource not found"; -32600 is JSON-RPC's code for a
+// request the server will not take as it stands, and the one the MCP
+// Java SDK answers here.
+//
+// early lets through what the SDK serves before initialize (initialize,
+// ping, logging/setLevel, resources/subscribe and unsubscribe,
+// server/discover, notifications) and the calls of handshake-less
+// revisions (a protocol version of gate.ModernRevision or later in their
+// _meta), which initialize the session as the SDK reads them. The SDK
+// handles initialize before any later request, so a call read after an
+// initialize request is served; should that initialize fail, the SDK
+// refuses the calls after it as before.
+func (c *stdioConn) early(req *jsonrpc.Request) bool {
+	if !req.IsCall() {
+		return false
+	}
+	switch req.Method {
+	case "initialize":
+		c.initialized = true
+		return false
+	case "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", "server/discover":
+		return false
+	}
+	if handshakeLess(req.Params) {
+		c.initialized = true
+	}
+	return !c.initialized
+}
+
+// handshakeLess reports whether params carry, in _meta, the protocol
+// version of a revision without the initialize handshake.
+func handshakeLess(params json.RawMessage) bool {
+	var p struct {
+		Meta map[string]any `json:"_meta"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return false
+	}
+	v, ok := p.Meta[mcp.MetaKeyProtocolVersion].(string)
+	return ok && v >= gate.ModernRevision
 }

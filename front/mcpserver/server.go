@@ -24,7 +24,9 @@ type Options struct {
 	// Version is rypsok's version, announced at initialize.
 	Version string
 	// StructuredContent puts the response object in structuredContent as
-	// well as in the text content ([service] structured_content).
+	// well as in the text content, and declares each tool's output schema
+	// ([service] structured_content); false sends the text alone and
+	// declares no output schema.
 	StructuredContent bool
 	// Caller names the caller in logs ("stdio" for the stdio transport).
 	Caller string
@@ -40,7 +42,7 @@ func New(o Options) *mcp.Server {
 		Instructions: Instructions,
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
-	for _, t := range Tools(o.Services) {
+	for _, t := range Tools(o.Services, o.StructuredContent) {
 		srv.AddTool(t, handler(o, t.Name))
 	}
 	return srv

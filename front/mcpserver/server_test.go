@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -22,7 +23,13 @@ func noEnv(string) string { return "" }
 // session.
 func connect(t *testing.T, cfg config.Config, structured bool) *mcp.ClientSession {
 	t.Helper()
-	srv := New(Options{Services: app.New(app.Options{Config: cfg}), Version: "test", StructuredContent: structured, Caller: "test"})
+	return connectServer(t, New(Options{Services: app.New(app.Options{Config: cfg}), Version: "test", StructuredContent: structured, Caller: "test"}))
+}
+
+// connectServer serves srv over in-memory transports and returns a
+// client session.
+func connectServer(t *testing.T, srv *mcp.Server) *mcp.ClientSession {
+	t.Helper()
 	st, ct := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	ss, err := srv.Connect(ctx, st, nil)
@@ -122,19 +129,8 @@ func TestDefinitionsFitTheirBudgets(t *testing.T) {
 	for _, langs := range [][]string{{"en"}, {"en", "ja", "de", "fr", "es", "zh-tw", "pt-br", "it"}} {
 		cfg := config.Default(func(string) string { return "key" })
 		cfg.Search.Languages = langs
-		srv := New(Options{Services: app.New(app.Options{Config: cfg, Fetch: noFetch{}}), Version: "test"})
-		st, ct := mcp.NewInMemoryTransports()
-		ss, err := srv.Connect(context.Background(), st, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ss.Close()
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(context.Background(), ct, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer cs.Close()
-		res, err := cs.ListTools(context.Background(), nil)
+		srv := New(Options{Services: app.New(app.Options{Config: cfg, Fetch: noFetch{}}), Version: "test", StructuredContent: true})
+		res, err := connectServer(t, srv).ListTools(context.Background(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -250,10 +246,35 @@ func TestEngineStatusReportsConfiguredEngines(t *testing.T) {
 	}
 }
 
-func TestStructuredContentCanBeSwitchedOff(t *testing.T) {
-	res, obj := call(t, connect(t, config.Default(noEnv), false), response.ToolEngineStatus, nil)
-	if res.StructuredContent != nil || obj["outcome"] != "ok" {
-		t.Fatalf("structured %v, text %v", res.StructuredContent, obj)
+// TestAnOutputSchemaOnlyWithStructuredContent reproduces issue 16's first
+// hour: with structured_content = false the tools still declared an
+// output schema, and the TypeScript SDK's client refused every successful
+// result ("has an output schema but did not return structured content").
+// A tool declares its output schema exactly when its results carry
+// structuredContent; the text is there either way.
+func TestAnOutputSchemaOnlyWithStructuredContent(t *testing.T) {
+	for _, structured := range []bool{true, false} {
+		t.Run(fmt.Sprintf("structured_content = %v", structured), func(t *testing.T) {
+			cfg := config.Default(noEnv)
+			srv := New(Options{Services: app.New(app.Options{Config: cfg, Fetch: noFetch{}}), Version: "test", StructuredContent: structured})
+			cs := connectServer(t, srv)
+			list, err := cs.ListTools(context.Background(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(list.Tools) != 3 {
+				t.Fatalf("%d tools, want all three", len(list.Tools))
+			}
+			for _, tool := range list.Tools {
+				if got := tool.OutputSchema != nil; got != structured {
+					t.Errorf("%s: output schema declared %v, want %v", tool.Name, got, structured)
+				}
+			}
+			res, obj := call(t, cs, response.ToolEngineStatus, nil)
+			if got := res.StructuredContent != nil; got != structured || res.IsError || obj["outcome"] != "ok" {
+				t.Fatalf("structured content %v (want %v), text %v", res.StructuredContent, structured, obj)
+			}
+		})
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
 
 	"github.com/rypsok/rypsok/front/app"
@@ -32,14 +33,19 @@ type answer struct {
 	} `json:"error"`
 }
 
+// stdioOptions are the options of a server of the default configuration,
+// as `rypsok serve` gives them.
+func stdioOptions() Options {
+	return Options{Services: app.New(app.Options{Config: config.Default(noEnv)}), Version: "test", Caller: "stdio"}
+}
+
 // serveStdio runs ServeStdio on input until its end and returns its
 // answers, by id as written ("null" for those with id null; a batch's
 // answers one by one), and its error.
 func serveStdio(t *testing.T, input io.Reader) (map[string][]answer, error) {
 	t.Helper()
 	var out bytes.Buffer
-	o := Options{Services: app.New(app.Options{Config: config.Default(noEnv)}), Version: "test", Caller: "stdio"}
-	err := ServeStdio(context.Background(), o, input, &out, zerolog.Nop())
+	err := ServeStdio(context.Background(), stdioOptions(), input, &out, zerolog.Nop())
 	answers := map[string][]answer{}
 	for line := range strings.Lines(out.String()) {
 		var batch []answer
@@ -171,6 +177,61 @@ func TestTheLedgerCountsWhatTheServerAnswers(t *testing.T) {
 			}
 			if got := len(l.pending); got != tc.pending {
 				t.Errorf("pending %d, want %d", got, tc.pending)
+			}
+		})
+	}
+}
+
+// TestACallBeforeInitializeIsAnInvalidRequest reproduces issue 16's first
+// hour: tools/list before initialize was answered with an error of code 0,
+// which JSON-RPC does not define. A call before initialize is now answered
+// -32600 with its id (in its batch's answer, if it came in one); what the
+// SDK serves before initialize (ping), the calls after an initialize
+// request (even one not yet answered) and the calls of a handshake-less
+// revision are served. The input stays open until every answer is in.
+func TestACallBeforeInitializeIsAnInvalidRequest(t *testing.T) {
+	const (
+		list     = `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`
+		call     = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"engine_status","arguments":{}}}`
+		ping     = `{"jsonrpc":"2.0","id":7,"method":"ping"}`
+		batch    = `[{"jsonrpc":"2.0","id":7,"method":"tools/list"},{"jsonrpc":"2.0","id":8,"method":"ping"}]`
+		modern   = `{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+		oldMeta  = `{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-06-18"}}}`
+		listNext = `{"jsonrpc":"2.0","id":8,"method":"tools/list"}`
+	)
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		want  map[string]int64 // by id: 0 for a result, else the error's code
+	}{
+		{"tools/list before initialize", []string{list}, map[string]int64{"7": -32600}},
+		{"tools/call before initialize", []string{call}, map[string]int64{"7": -32600}},
+		{"a version of a handshake revision in _meta", []string{oldMeta}, map[string]int64{"7": -32600}},
+		{"the calls of a batch before initialize", []string{batch}, map[string]int64{"7": -32600, "8": 0}},
+		{"ping before initialize", []string{ping}, map[string]int64{"7": 0}},
+		{"tools/list of a handshake-less revision", []string{modern}, map[string]int64{"7": 0}},
+		{"tools/list right after initialize, not waiting for its answer", []string{stdioInit, listNext}, map[string]int64{"1": 0, "8": 0}},
+		{"tools/list before and after initialize", []string{list, stdioInit, stdioInitialized, listNext}, map[string]int64{"7": -32600, "1": 0, "8": 0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := connectPipe(t, New(stdioOptions()), func(in io.ReadCloser, out *answerLog) mcp.Transport {
+				return &stdioTransport{in: in, out: &lineWriter{w: out}}
+			})
+			s.send(t, tc.lines...)
+			for id, code := range tc.want {
+				got := s.out.await(t, id)
+				switch {
+				case code == 0 && got.Error != nil:
+					t.Errorf("id %s: error %+v, want a result", id, *got.Error)
+				case code != 0 && (got.Error == nil || got.Error.Code != code):
+					t.Errorf("id %s: answer %+v, want error %d", id, got, code)
+				case code != 0 && got.Error.Message != msgNotInitialized:
+					t.Errorf("id %s: message %q", id, got.Error.Message)
+				}
+			}
+			s.end(t, "the session did not end at end of input")
+			if n := s.out.count(); n != len(tc.want) {
+				t.Errorf("%d answers, want %d", n, len(tc.want))
 			}
 		})
 	}

@@ -23,18 +23,29 @@ const (
 )
 
 // Tools returns the tool definitions the services serve, in the order of
-// s.Tools(). They depend on configuration only.
-func Tools(s *app.Services) []*mcp.Tool {
+// s.Tools(). They depend on configuration only. Each declares an output
+// schema only when structured is set (the results carry
+// structuredContent): MCP requires a tool with an output schema to return
+// structured content, and a client that checks it (the TypeScript SDK's,
+// which most hosts use) refuses every successful result without it.
+func Tools(s *app.Services, structured bool) []*mcp.Tool {
 	var tools []*mcp.Tool
 	for _, name := range s.Tools() {
+		var t *mcp.Tool
 		switch name {
 		case response.ToolWebSearch:
-			tools = append(tools, webSearchTool(s))
+			t = webSearchTool(s)
 		case response.ToolWebFetch:
-			tools = append(tools, webFetchTool(s))
+			t = webFetchTool(s)
 		case response.ToolEngineStatus:
-			tools = append(tools, engineStatusTool())
+			t = engineStatusTool()
+		default:
+			continue
 		}
+		if !structured {
+			t.OutputSchema = nil
+		}
+		tools = append(tools, t)
 	}
 	return tools
 }
@@ -49,7 +60,7 @@ func webSearchTool(s *app.Services) *mcp.Tool {
 		"query": {Type: "string", Description: "What to search for.", MinLength: ptr(1), MaxLength: ptr(limits.S1QueryMaxChars)},
 		"max_results": {Type: "integer", Description: "Number of results to return.",
 			Minimum: ptr(1.0), Maximum: ptr(float64(limits.S2MaxResultsMax)), Default: mustJSON(limits.S2MaxResultsDefault)},
-		"time_range": {Type: "string", Description: "Only results from this period.", Enum: enum(response.TimeRanges)},
+		"time_range": {Type: "string", Description: "Only results from this period.", Enum: enum(response.TimeRanges())},
 	}
 	order := []string{"query"}
 	if cats := s.Categories(); len(cats) > 0 {

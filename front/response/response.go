@@ -2,6 +2,8 @@ package response
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/rypsok/rypsok/shared/limits"
 )
@@ -86,13 +88,17 @@ type ErrorBody struct {
 	Detail  Detail    `json:"detail"`
 }
 
-// Error is a tool error: {"error": {...}}. It implements error so that
-// services can return it, and its message is bounded by LIM-I4.
+// Error is a tool error: {"error": {...}}, the answer a tool gives
+// instead of its response object; its message is bounded by LIM-I4.
+//
+// Error is a value of the tools' vocabulary, not a Go error: it has no
+// Error method, so a nil *Error can never be stored in an error
+// interface, where it would no longer compare equal to nil (the typed-nil
+// trap). Services return it beside an error, never as one; a failure of
+// the process itself (an unknown tool, a protocol error) is an error.
 type Error struct {
 	Body ErrorBody `json:"error"`
 }
-
-func (e *Error) Error() string { return string(e.Body.Kind) + ": " + e.Body.Message }
 
 // newError builds an error, bounding its message by LIM-I4. Messages are
 // rypsok's own text: never provider text, a secret or an address.
@@ -106,17 +112,17 @@ func newError(kind ErrorKind, d Detail, format string, args ...any) *Error {
 
 func ptr[T any](v T) *T { return &v }
 
-// InvalidRange is invalid_request for a parameter outside [min, max].
-func InvalidRange(param string, min, max int64) *Error {
-	return newError(KindInvalidRequest, Detail{Parameter: param, Min: ptr(min), Max: ptr(max)},
-		"%s must be between %d and %d", param, min, max)
+// InvalidRange is invalid_request for a parameter outside [lo, hi].
+func InvalidRange(param string, lo, hi int64) *Error {
+	return newError(KindInvalidRequest, Detail{Parameter: param, Min: ptr(lo), Max: ptr(hi)},
+		"%s must be between %d and %d", param, lo, hi)
 }
 
 // InvalidLength is invalid_request for a string parameter whose length in
-// characters is outside [min, max].
-func InvalidLength(param string, min, max int64) *Error {
-	return newError(KindInvalidRequest, Detail{Parameter: param, Min: ptr(min), Max: ptr(max)},
-		"%s must be %d to %d characters", param, min, max)
+// characters is outside [lo, hi].
+func InvalidLength(param string, lo, hi int64) *Error {
+	return newError(KindInvalidRequest, Detail{Parameter: param, Min: ptr(lo), Max: ptr(hi)},
+		"%s must be %d to %d characters", param, lo, hi)
 }
 
 // InvalidChoice is invalid_request for a parameter outside its allowed
@@ -167,10 +173,103 @@ var unavailableMessages = map[Reason]string{
 	ReasonNoEngine:    "no engine is available for this request",
 	ReasonAllFailed:   "every engine failed; try again later",
 	ReasonRateLimited: "rate limit reached; retry later",
-	ReasonNetwork:     "the network could not be reached",
-	ReasonDeadline:    "the deadline passed before anything could be returned",
+	ReasonNetwork:     "the site could not be reached (its name does not resolve, the connection failed, or the network is down); check the URL or try again later",
+	ReasonDeadline:    "the deadline passed before anything could be returned; try again later",
 	ReasonHTTPStatus:  "the site answered with an error status",
 	ReasonBusy:        "too many calls in flight; retry shortly",
+}
+
+// NoEngine is unavailable, no_engine, for a search none of whose engines
+// could be asked, with the reasons they were skipped for (those of their
+// engine_skipped notices). The caller sees only the error, not the
+// notices, so the message says what would let an engine serve the call:
+// one reason shared by every engine has its own advice, and different
+// reasons are named.
+func NoEngine(skipped []Reason) *Error {
+	return advised(ReasonNoEngine, skipped, noEngineMessages, "no engine can serve this request (skipped for %s); change the request or try again later")
+}
+
+var noEngineMessages = map[Reason]string{
+	ReasonTimeRange:    "no engine of this category can filter by time_range; search without time_range",
+	ReasonLanguage:     "no engine of this category serves this language; search in another language",
+	ReasonQueryTooLong: "the query is longer than any engine of this category accepts; shorten it",
+	ReasonCooldown:     "every engine of this category is paused after repeated failures; try again in a few minutes",
+	ReasonRateLimited:  "every engine of this category is at its provider's rate limit; try again in a few seconds",
+}
+
+// AllFailed is unavailable, all_failed, for a search whose every engine
+// was asked and failed, with their error classes (one per engine, those
+// of their engine_unavailable notices). The message says what the caller
+// can do: failures that share a cause have its advice (an unreachable
+// network or a refused key does not heal on a retry; a rate limit does),
+// and different causes are named.
+func AllFailed(classes []EngineClass) *Error {
+	return advised(ReasonAllFailed, classes, allFailedCauses, "every engine failed (%s); try again later")
+}
+
+// allFailedCauses is the message of a search whose engines all failed
+// for one cause, by the classes that show it (rate_limited and blocked
+// are one cause, as are bad_response and too_large).
+var allFailedCauses = map[EngineClass]string{
+	ClassNetwork:      causeNetwork,
+	ClassDenied:       "the egress policy refused every engine's destination; retrying will not help until the operator allows them",
+	ClassUnauthorized: "every engine refused its API key; retrying will not help until the operator fixes the keys",
+	ClassRateLimited:  causeLimited,
+	ClassBlocked:      causeLimited,
+	ClassServerError:  "every engine's provider answered with a server error; try again later",
+	ClassBadResponse:  causeUnreadable,
+	ClassTooLarge:     causeUnreadable,
+}
+
+const (
+	causeNetwork    = "no engine could be reached: the network is unreachable from rypsok (no connection, or names do not resolve); retrying will not help until it is back"
+	causeLimited    = "every engine is rate limiting or blocking rypsok; try again in a few minutes"
+	causeUnreadable = "no engine's answer could be read; try again later"
+)
+
+// advised is unavailable with reason, for the causes vs (one per engine):
+// the advice every cause shares, if it is one; else mixed, which names
+// the causes with its one %s; else, with no cause, the reason's message.
+func advised[T ~string](reason Reason, vs []T, advice map[T]string, mixed string) *Error {
+	d := Detail{Reason: reason}
+	msgs := make([]string, len(vs))
+	for i, v := range vs {
+		msgs[i] = advice[v]
+	}
+	if msg, ok := sole(msgs); ok && msg != "" {
+		return newError(KindUnavailable, d, "%s", msg)
+	}
+	if len(vs) > 0 {
+		return newError(KindUnavailable, d, mixed, distinct(vs))
+	}
+	return Unavailable(reason, -1)
+}
+
+// sole reports the one value vs holds, if it holds exactly one (however
+// often).
+func sole[T comparable](vs []T) (T, bool) {
+	var zero T
+	if len(vs) == 0 {
+		return zero, false
+	}
+	for _, v := range vs[1:] {
+		if v != vs[0] {
+			return zero, false
+		}
+	}
+	return vs[0], true
+}
+
+// distinct lists vs once each, in first-seen order, comma-separated: at
+// most the few words of a closed vocabulary.
+func distinct[T ~string](vs []T) string {
+	var seen []string
+	for _, v := range vs {
+		if !slices.Contains(seen, string(v)) {
+			seen = append(seen, string(v))
+		}
+	}
+	return strings.Join(seen, ", ")
 }
 
 // Denied is denied with reason.
@@ -225,10 +324,10 @@ func DeniedSecret(reason Reason, kind string, position int) *Error {
 	return e
 }
 
-// InvalidMin is invalid_request for an integer parameter below min whose
+// InvalidMin is invalid_request for an integer parameter below lo whose
 // upper bound is not known yet (start_char, before the page is read).
-func InvalidMin(param string, min int64) *Error {
-	return newError(KindInvalidRequest, Detail{Parameter: param, Min: ptr(min)}, "%s must be at least %d", param, min)
+func InvalidMin(param string, lo int64) *Error {
+	return newError(KindInvalidRequest, Detail{Parameter: param, Min: ptr(lo)}, "%s must be at least %d", param, lo)
 }
 
 // Redirected is redirected with the location (external data, bounded by

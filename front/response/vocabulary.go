@@ -2,7 +2,8 @@
 // (docs/design: tools, errors) and every closed vocabulary they use: outcomes,
 // error kinds and reasons, notice codes, engine states and error classes.
 // Code, tests and docs read these constants; no word of a vocabulary is
-// written anywhere else.
+// written anywhere else. Each list of a vocabulary is a function that
+// returns a new slice, so that no caller can change what the others read.
 package response
 
 // Outcome is the outcome of a successful call.
@@ -27,7 +28,9 @@ const (
 )
 
 // ErrorKinds lists every ErrorKind.
-var ErrorKinds = []ErrorKind{KindInvalidRequest, KindDenied, KindUnavailable, KindRedirected, KindUnsupportedContent, KindTooLarge}
+func ErrorKinds() []ErrorKind {
+	return []ErrorKind{KindInvalidRequest, KindDenied, KindUnavailable, KindRedirected, KindUnsupportedContent, KindTooLarge}
+}
 
 // Reason is the reason of a denied, unavailable or unsupported_content
 // error, and of an engine_skipped or results_dropped notice.
@@ -73,11 +76,18 @@ const (
 	ReasonURLInvalid      Reason = "url_invalid"
 )
 
-// ReasonsOf lists the reasons each error kind may carry.
-var ReasonsOf = map[ErrorKind][]Reason{
-	KindDenied:             {ReasonEgress, ReasonRobotsTxt, ReasonScheme, ReasonStrictMode, ReasonCredentialInURL, ReasonSecretInQuery, ReasonSecretInURL},
-	KindUnavailable:        {ReasonNoEngine, ReasonAllFailed, ReasonRateLimited, ReasonNetwork, ReasonDeadline, ReasonHTTPStatus, ReasonBusy},
-	KindUnsupportedContent: {ReasonMediaType, ReasonExtractionFailed},
+// ReasonsOf lists the reasons an error of kind may carry; none for the
+// kinds without a reason.
+func ReasonsOf(kind ErrorKind) []Reason {
+	switch kind {
+	case KindDenied:
+		return []Reason{ReasonEgress, ReasonRobotsTxt, ReasonScheme, ReasonStrictMode, ReasonCredentialInURL, ReasonSecretInQuery, ReasonSecretInURL}
+	case KindUnavailable:
+		return []Reason{ReasonNoEngine, ReasonAllFailed, ReasonRateLimited, ReasonNetwork, ReasonDeadline, ReasonHTTPStatus, ReasonBusy}
+	case KindUnsupportedContent:
+		return []Reason{ReasonMediaType, ReasonExtractionFailed}
+	}
+	return nil
 }
 
 // NoticeCode is the code of a notice (docs/reading-a-response.md, notices).
@@ -97,18 +107,24 @@ const (
 )
 
 // NoticeCodes lists every NoticeCode.
-var NoticeCodes = []NoticeCode{
-	NoticeEngineUnavailable, NoticeEngineSkipped, NoticeSnippetTruncated, NoticeTitleTruncated,
-	NoticeCharactersRemoved, NoticeInstructionLikeContent, NoticeResultsDropped, NoticeCredentialMasked,
-	NoticeExtractionPartial, NoticeFromCache,
+func NoticeCodes() []NoticeCode {
+	return []NoticeCode{
+		NoticeEngineUnavailable, NoticeEngineSkipped, NoticeSnippetTruncated, NoticeTitleTruncated,
+		NoticeCharactersRemoved, NoticeInstructionLikeContent, NoticeResultsDropped, NoticeCredentialMasked,
+		NoticeExtractionPartial, NoticeFromCache,
+	}
 }
 
-// SkipReasons are the reasons of engine_skipped; DropReasons those of
-// results_dropped.
-var (
-	SkipReasons = []Reason{ReasonTimeRange, ReasonLanguage, ReasonQueryTooLong, ReasonCooldown, ReasonRateLimited}
-	DropReasons = []Reason{ReasonInstructionLike, ReasonURLTooLong, ReasonURLInvalid}
-)
+// SkipReasons lists the reasons of engine_skipped.
+func SkipReasons() []Reason {
+	return []Reason{ReasonTimeRange, ReasonLanguage, ReasonQueryTooLong, ReasonCooldown, ReasonRateLimited}
+}
+
+// DropReasons lists the reasons of results_dropped, in the order a
+// response gives its results_dropped notices.
+func DropReasons() []Reason {
+	return []Reason{ReasonInstructionLike, ReasonURLTooLong, ReasonURLInvalid}
+}
 
 // EngineClass is the error class of an engine request
 // (docs/design/decisions.md, engine error classes):
@@ -128,9 +144,11 @@ const (
 )
 
 // EngineClasses lists every EngineClass.
-var EngineClasses = []EngineClass{
-	ClassTimeout, ClassNetwork, ClassDenied, ClassRateLimited, ClassBlocked,
-	ClassUnauthorized, ClassServerError, ClassBadResponse, ClassTooLarge,
+func EngineClasses() []EngineClass {
+	return []EngineClass{
+		ClassTimeout, ClassNetwork, ClassDenied, ClassRateLimited, ClassBlocked,
+		ClassUnauthorized, ClassServerError, ClassBadResponse, ClassTooLarge,
+	}
 }
 
 // EngineState is an engine's state in engine_status (docs/design: tools,
@@ -145,7 +163,9 @@ const (
 )
 
 // EngineStates lists every EngineState.
-var EngineStates = []EngineState{StateDisabled, StateClosed, StateOpen, StateHalfOpen}
+func EngineStates() []EngineState {
+	return []EngineState{StateDisabled, StateClosed, StateOpen, StateHalfOpen}
+}
 
 // DisabledReason says why an engine is disabled (docs/design: tools,
 // engine_status).
@@ -167,7 +187,9 @@ const (
 )
 
 // Categories lists every Category, in the order tool definitions use.
-var Categories = []Category{CategoryGeneral, CategoryNews, CategoryScience, CategoryIT}
+func Categories() []Category {
+	return []Category{CategoryGeneral, CategoryNews, CategoryScience, CategoryIT}
+}
 
 // TimeRange is a web_search time_range value.
 type TimeRange string
@@ -180,7 +202,9 @@ const (
 )
 
 // TimeRanges lists every TimeRange.
-var TimeRanges = []TimeRange{TimeRangeDay, TimeRangeWeek, TimeRangeMonth, TimeRangeYear}
+func TimeRanges() []TimeRange {
+	return []TimeRange{TimeRangeDay, TimeRangeWeek, TimeRangeMonth, TimeRangeYear}
+}
 
 // Tool names (docs/design: tools).
 const (
@@ -211,9 +235,11 @@ const (
 )
 
 // HTTPRefusals lists every HTTPRefusal.
-var HTTPRefusals = []HTTPRefusal{
-	HTTPUnauthorized, HTTPForbidden, HTTPRequestTimeout, HTTPBodyTooLarge, HTTPSessionLimit,
-	HTTPTooManyConnections, HTTPIdleConnection, HTTPBadRequest, HTTPNotAcceptable, HTTPNotFound,
+func HTTPRefusals() []HTTPRefusal {
+	return []HTTPRefusal{
+		HTTPUnauthorized, HTTPForbidden, HTTPRequestTimeout, HTTPBodyTooLarge, HTTPSessionLimit,
+		HTTPTooManyConnections, HTTPIdleConnection, HTTPBadRequest, HTTPNotAcceptable, HTTPNotFound,
+	}
 }
 
 // Logged reports whether a refusal writes an http_refused log line;

@@ -43,14 +43,14 @@ func (p *Pipeline) merge(sel []selected, lists []answer, n *notices) []rank.Merg
 // LIM-F9; its title and snippet go through the cleaner their provenance
 // calls for, bounded by LIM-S10 and LIM-S9; instruction-like results are
 // noticed or, when configured, dropped; results are kept in rank order
-// until max are kept. The notices count only what was returned
+// until want are kept. The notices count only what was returned
 // (characters_removed counts the URL's encoded characters with the
 // title's and snippet's removed ones).
-func (p *Pipeline) clean(merged []rank.Merged[engine.Result], max int, n *notices) []response.Result {
+func (p *Pipeline) clean(merged []rank.Merged[engine.Result], want int, n *notices) []response.Result {
 	out := []response.Result{}
 	var titlesCut, snippetsCut, removed, instructionLike int
 	for _, m := range merged {
-		if len(out) == max {
+		if len(out) == want {
 			break
 		}
 		url, us := boundary.CleanURL(m.URL)

@@ -23,6 +23,18 @@ func (n *notices) engineNotice(code response.NoticeCode, engine, reason string) 
 	n.engine = append(n.engine, response.Notice{Code: code, Engine: engine, Reason: reason})
 }
 
+// skipped lists the reasons of the engine_skipped notices so far, one
+// per skipped engine.
+func (n *notices) skipped() []response.Reason {
+	var out []response.Reason
+	for _, e := range n.engine {
+		if e.Code == response.NoticeEngineSkipped {
+			out = append(out, response.Reason(e.Reason))
+		}
+	}
+	return out
+}
+
 func (n *notices) add(code response.NoticeCode, count int) {
 	if count <= 0 {
 		return
@@ -48,7 +60,7 @@ func (n *notices) list() []response.Notice {
 			out = append(out, response.Notice{Code: code, Count: c})
 		}
 	}
-	for _, r := range response.DropReasons {
+	for _, r := range response.DropReasons() {
 		if c := n.dropped[r]; c > 0 {
 			out = append(out, response.Notice{Code: response.NoticeResultsDropped, Reason: string(r), Count: c})
 		}

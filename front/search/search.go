@@ -92,7 +92,7 @@ func (p *Pipeline) Search(ctx context.Context, req Request) (response.Search, *r
 	c := p.cacheFor(req.Caller, ereq, warned)
 	selected := p.selectEngines(req, query, c, &n)
 	if len(selected) == 0 {
-		return response.Search{}, response.Unavailable(response.ReasonNoEngine, -1)
+		return response.Search{}, response.NoEngine(n.skipped())
 	}
 	answers := p.execute(ctx, selected, ereq, c, start)
 	lists, failed := collect(answers, &n)
@@ -117,15 +117,22 @@ func outcome(failed int, results []response.Result) response.Outcome {
 }
 
 // allFailed is the outcome table's answer (docs/design: outcomes) when no
-// engine answered: deadline when every
-// engine ran out of time, all_failed otherwise.
+// engine answered: deadline when every engine ran out of time, all_failed
+// otherwise, its message drawn from the engines' error classes (an
+// unreachable network says so).
 func allFailed(answers []answer) *response.Error {
-	for _, a := range answers {
-		if a.class != response.ClassTimeout {
-			return response.Unavailable(response.ReasonAllFailed, -1)
+	classes := make([]response.EngineClass, len(answers))
+	timedOut := 0
+	for i, a := range answers {
+		classes[i] = a.class
+		if a.class == response.ClassTimeout {
+			timedOut++
 		}
 	}
-	return response.Unavailable(response.ReasonDeadline, -1)
+	if timedOut == len(answers) {
+		return response.Unavailable(response.ReasonDeadline, -1)
+	}
+	return response.AllFailed(classes)
 }
 
 // logger is the call's logger (carrying its request id and caller) when

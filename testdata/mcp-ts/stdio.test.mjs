@@ -7,6 +7,8 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -36,13 +38,13 @@ function cleanEnv() {
   return env;
 }
 
-// start spawns `rypsok serve`, connects the SDK's client to it (which
-// sends initialize and notifications/initialized), and returns the client,
-// the transport, the child process and its standard error so far.
-async function start() {
+// start spawns `rypsok serve` with args, connects the SDK's client to it
+// (which sends initialize and notifications/initialized), and returns the
+// client, the transport, the child process and its standard error so far.
+async function start(args = []) {
   const transport = new StdioClientTransport({
     command: rypsok,
-    args: ['serve'],
+    args: ['serve', ...args],
     env: cleanEnv(),
     stderr: 'pipe',
   });
@@ -72,100 +74,134 @@ function exited(child) {
   });
 }
 
-describe('rypsok serve over stdio, TypeScript SDK client', () => {
-  let s;
-  let tools;
+// The two settings of [service] structured_content. With false the
+// results carry the JSON text alone, so the tools must declare no output
+// schema: the SDK's client refuses a successful result of a tool that
+// declares one without structuredContent ("Tool engine_status has an
+// output schema but did not return structured content", -32600), which is
+// what every successful call met before (issue 16).
+const settings = [
+  { structured: true, args: () => [] },
+  { structured: false, args: (dir) => ['--config', configFile(dir, '[service]\nstructured_content = false\n')] },
+];
 
-  before(async () => {
-    s = await start();
-    // Listing the tools makes the client cache a validator per
-    // outputSchema: every later callTool then checks structuredContent
-    // against it and throws if it does not match.
-    tools = (await s.client.listTools()).tools;
-  });
+// configFile writes a configuration file into dir and returns its path.
+function configFile(dir, body) {
+  const file = path.join(dir, 'rypsok.toml');
+  writeFileSync(file, `config_version = 1\n\n${body}`);
+  return file;
+}
 
-  after(async () => {
-    if (s) await s.client.close();
-  });
+// answer is the response object of a tool result: its structuredContent
+// when there is one, which must then equal the JSON text (always there).
+function answer(res, structured) {
+  assert.equal(res.content[0]?.type, 'text');
+  const text = JSON.parse(res.content[0].text);
+  if (!structured) {
+    assert.equal(res.structuredContent, undefined, 'structuredContent with structured_content = false');
+    return text;
+  }
+  assert.deepEqual(text, res.structuredContent, 'the text carries the structured object');
+  return res.structuredContent;
+}
 
-  test('initialize succeeds and the instructions mark external data', () => {
-    const info = s.client.getServerVersion();
-    assert.equal(info?.name, 'rypsok');
-    const caps = s.client.getServerCapabilities();
-    assert.ok(caps?.tools, 'the server announces tools');
-    const instructions = s.client.getInstructions();
-    assert.equal(typeof instructions, 'string');
-    assert.match(instructions, /external data/);
-  });
+for (const { structured, args } of settings) {
+  describe(`rypsok serve over stdio, TypeScript SDK client, structured_content = ${structured}`, () => {
+    let s;
+    let tools;
+    let dir;
 
-  test('tools/list: exactly engine_status, web_fetch and web_search, read-only, closed input schemas', () => {
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['engine_status', 'web_fetch', 'web_search']);
-    const openWorld = { engine_status: false, web_fetch: true, web_search: true };
-    for (const t of tools) {
-      assert.deepEqual(
-        {
-          readOnlyHint: t.annotations?.readOnlyHint,
-          destructiveHint: t.annotations?.destructiveHint,
-          idempotentHint: t.annotations?.idempotentHint,
-          openWorldHint: t.annotations?.openWorldHint,
-        },
-        { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: openWorld[t.name] },
-        `annotations of ${t.name}`,
-      );
-      assert.equal(t.inputSchema.type, 'object', `inputSchema.type of ${t.name}`);
-      assert.equal(t.inputSchema.additionalProperties, false, `inputSchema.additionalProperties of ${t.name}`);
-      assert.equal(t.outputSchema?.type, 'object', `outputSchema.type of ${t.name}`);
-    }
-  });
-
-  test('engine_status: structuredContent passes the SDK output-schema check and is the expected object', async () => {
-    assert.equal(typeof s.client.getToolOutputValidator('engine_status'), 'function', 'the client validates engine_status output');
-    const res = await s.client.callTool({ name: 'engine_status', arguments: {} });
-    assert.notEqual(res.isError, true);
-    assert.deepEqual(res.structuredContent, {
-      outcome: 'ok',
-      notices: [],
-      engines: [
-        { id: 'wikipedia', state: 'closed', latency_ms: null },
-        { id: 'brave', state: 'disabled', latency_ms: null, reason: 'no_credential' },
-        { id: 'stackexchange', state: 'closed', latency_ms: null },
-        { id: 'arxiv', state: 'closed', latency_ms: null },
-        { id: 'marginalia', state: 'closed', latency_ms: null },
-      ],
+    before(async () => {
+      dir = mkdtempSync(path.join(os.tmpdir(), 'rypsok-ts-'));
+      s = await start(args(dir));
+      // Listing the tools makes the client cache a validator per
+      // outputSchema: every later callTool then checks structuredContent
+      // against it and throws if it does not match, or is missing.
+      tools = (await s.client.listTools()).tools;
     });
-    // The text content carries the same object, for clients without
-    // structured content.
-    assert.equal(res.content[0]?.type, 'text');
-    assert.deepEqual(JSON.parse(res.content[0].text), res.structuredContent);
-  });
 
-  test('web_search max_results 0: tool error invalid_request naming the parameter', async () => {
-    assert.equal(typeof s.client.getToolOutputValidator('web_search'), 'function', 'the client validates web_search output');
-    const res = await s.client.callTool({ name: 'web_search', arguments: { query: 'q', max_results: 0 } });
-    assert.equal(res.isError, true);
-    assert.equal(res.structuredContent?.error?.kind, 'invalid_request');
-    assert.equal(res.structuredContent.error.detail?.parameter, 'max_results');
-  });
+    after(async () => {
+      if (s) await s.client.close();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
 
-  test('web_search no engine can serve (Wikipedia cannot filter by time): unavailable, no_engine', async () => {
-    // No request leaves: the only active engine is skipped for time_range.
-    const res = await s.client.callTool({ name: 'web_search', arguments: { query: 'golang', time_range: 'day' } });
-    assert.equal(res.isError, true);
-    assert.equal(res.structuredContent?.error?.kind, 'unavailable');
-    assert.equal(res.structuredContent.error.detail?.reason, 'no_engine');
-  });
+    test('initialize succeeds and the instructions mark external data', () => {
+      const info = s.client.getServerVersion();
+      assert.equal(info?.name, 'rypsok');
+      const caps = s.client.getServerCapabilities();
+      assert.ok(caps?.tools, 'the server announces tools');
+      const instructions = s.client.getInstructions();
+      assert.equal(typeof instructions, 'string');
+      assert.match(instructions, /external data/);
+    });
 
-  test('an unknown tool is a protocol error', async () => {
-    await assert.rejects(
-      s.client.callTool({ name: 'no_such_tool', arguments: {} }),
-      (err) => {
-        assert.ok(err instanceof McpError, `expected an McpError, got ${err}`);
-        assert.equal(err.code, ErrorCode.InvalidParams);
-        return true;
-      },
-    );
+    test('tools/list: exactly engine_status, web_fetch and web_search, read-only, closed input schemas, an output schema only with structured content', () => {
+      assert.deepEqual(tools.map((t) => t.name).sort(), ['engine_status', 'web_fetch', 'web_search']);
+      const openWorld = { engine_status: false, web_fetch: true, web_search: true };
+      for (const t of tools) {
+        assert.deepEqual(
+          {
+            readOnlyHint: t.annotations?.readOnlyHint,
+            destructiveHint: t.annotations?.destructiveHint,
+            idempotentHint: t.annotations?.idempotentHint,
+            openWorldHint: t.annotations?.openWorldHint,
+          },
+          { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: openWorld[t.name] },
+          `annotations of ${t.name}`,
+        );
+        assert.equal(t.inputSchema.type, 'object', `inputSchema.type of ${t.name}`);
+        assert.equal(t.inputSchema.additionalProperties, false, `inputSchema.additionalProperties of ${t.name}`);
+        assert.equal(t.outputSchema?.type, structured ? 'object' : undefined, `outputSchema.type of ${t.name}`);
+      }
+    });
+
+    test('engine_status: a successful result the SDK accepts, the expected object', async () => {
+      const validates = typeof s.client.getToolOutputValidator('engine_status') === 'function';
+      assert.equal(validates, structured, 'the client validates engine_status output exactly when it is structured');
+      const res = await s.client.callTool({ name: 'engine_status', arguments: {} });
+      assert.notEqual(res.isError, true);
+      assert.deepEqual(answer(res, structured), {
+        outcome: 'ok',
+        notices: [],
+        engines: [
+          { id: 'wikipedia', state: 'closed', latency_ms: null },
+          { id: 'brave', state: 'disabled', latency_ms: null, reason: 'no_credential' },
+          { id: 'stackexchange', state: 'closed', latency_ms: null },
+          { id: 'arxiv', state: 'closed', latency_ms: null },
+          { id: 'marginalia', state: 'closed', latency_ms: null },
+        ],
+      });
+    });
+
+    test('web_search max_results 0: tool error invalid_request naming the parameter', async () => {
+      const res = await s.client.callTool({ name: 'web_search', arguments: { query: 'q', max_results: 0 } });
+      assert.equal(res.isError, true);
+      const obj = answer(res, structured);
+      assert.equal(obj.error?.kind, 'invalid_request');
+      assert.equal(obj.error.detail?.parameter, 'max_results');
+    });
+
+    test('web_search no engine can serve (Wikipedia cannot filter by time): unavailable, no_engine', async () => {
+      // No request leaves: the only active engine is skipped for time_range.
+      const res = await s.client.callTool({ name: 'web_search', arguments: { query: 'golang', time_range: 'day' } });
+      assert.equal(res.isError, true);
+      const obj = answer(res, structured);
+      assert.equal(obj.error?.kind, 'unavailable');
+      assert.equal(obj.error.detail?.reason, 'no_engine');
+    });
+
+    test('an unknown tool is a protocol error', async () => {
+      await assert.rejects(
+        s.client.callTool({ name: 'no_such_tool', arguments: {} }),
+        (err) => {
+          assert.ok(err instanceof McpError, `expected an McpError, got ${err}`);
+          assert.equal(err.code, ErrorCode.InvalidParams);
+          return true;
+        },
+      );
+    });
   });
-});
+}
 
 test('closing the client ends stdin and rypsok exits 0 without being signalled', { timeout: exitBound + 5_000 }, async () => {
   const s = await start();

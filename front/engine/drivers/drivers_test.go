@@ -118,7 +118,7 @@ func TestDescriptors(t *testing.T) {
 				t.Errorf("endpoints %q (required: %v), want %q", got, d.EndpointRequired(), tt.endpoints)
 			}
 			for _, c := range d.Categories {
-				if !slices.Contains(response.Categories, c) {
+				if !slices.Contains(response.Categories(), c) {
 					t.Errorf("unknown default category %q", c)
 				}
 			}
@@ -241,7 +241,7 @@ func TestPropertiesWithinLimits(t *testing.T) {
 				t.Errorf("MaxBodyBytes %d outside 1..LIM-F3", p.MaxBodyBytes)
 			}
 			for _, r := range p.TimeRanges {
-				if !slices.Contains(response.TimeRanges, response.TimeRange(r)) {
+				if !slices.Contains(response.TimeRanges(), response.TimeRange(r)) {
 					t.Errorf("TimeRanges has %q, not a time_range value", r)
 				}
 			}

@@ -313,7 +313,7 @@ func CheckParseError(t testing.TB, res []engine.Result, err error) {
 	switch {
 	case !errors.As(err, &e):
 		t.Fatalf("error %v is not an *engine.Error", err)
-	case !slices.Contains(response.EngineClasses, e.Class):
+	case !slices.Contains(response.EngineClasses(), e.Class):
 		t.Fatalf("unknown class %q", e.Class)
 	case e.RetryAfter < 0 || e.RetryAfter > time.Hour:
 		t.Fatalf("RetryAfter %v outside [0, 1h]", e.RetryAfter)

@@ -70,8 +70,8 @@ var safeSearch = map[string]string{"off": "0", "moderate": "1", "strict": "2"}
 
 // timeRanges lists the time_range values SearXNG takes, which are rypsok's.
 var timeRanges = func() map[string]bool {
-	m := make(map[string]bool, len(response.TimeRanges))
-	for _, r := range response.TimeRanges {
+	m := make(map[string]bool, len(response.TimeRanges()))
+	for _, r := range response.TimeRanges() {
 		m[string(r)] = true
 	}
 	return m
