@@ -75,7 +75,7 @@ const MemoryLimit = 96 << 20
 
 // serveHTTP serves Streamable HTTP on [service] listen until ctx ends
 // (SIGTERM), then stops accepting and lets the calls in flight end.
-func serveHTTP(ctx context.Context, r *runtime, opts mcpserver.Options) int {
+func serveHTTP(ctx context.Context, r *instance, opts mcpserver.Options) int {
 	opts.Caller = config.CallerLocal
 	hs := mcpserver.NewHTTP(opts)
 	srv, err := gate.Listen(gate.Options{HTTP: r.cfg.Service.HTTP, MCP: hs, Log: r.log, Metrics: r.metrics})
@@ -94,7 +94,7 @@ func serveHTTP(ctx context.Context, r *runtime, opts mcpserver.Options) int {
 
 // serveMetrics serves the counters on the loopback [telemetry]
 // metrics_listen, GET /metrics only, until stop.
-func serveMetrics(r *runtime) (stop func(), err error) {
+func serveMetrics(r *instance) (stop func(), err error) {
 	ln, err := net.Listen("tcp", r.cfg.MetricsListen)
 	if err != nil {
 		return nil, fmt.Errorf("metrics listener: %w", err)

@@ -25,9 +25,9 @@ import (
 	"github.com/rypsok/rypsok/shared/limits"
 )
 
-// runtime is what serve and call share: the configuration, the logger,
+// instance is what serve and call share: the configuration, the logger,
 // the egress (started by rypsok in local mode) and the services.
-type runtime struct {
+type instance struct {
 	cfg      config.Config
 	log      zerolog.Logger
 	local    *localEgress // nil in sidecar mode
@@ -53,7 +53,7 @@ func loadConfig(flagPath string, env Env) (config.Config, string, error) {
 // In HTTP mode with several callers, one caller may hold only its share
 // (config.HTTP.CallerShare) of the process's LIM-C8 fetches, so that it
 // cannot starve the others.
-func start(flagPath string, stderr io.Writer, env Env, http bool) (*runtime, error) {
+func start(flagPath string, stderr io.Writer, env Env, http bool) (*instance, error) {
 	cfg, _, err := loadConfig(flagPath, env)
 	if err != nil {
 		return nil, err
@@ -67,7 +67,7 @@ func start(flagPath string, stderr io.Writer, env Env, http bool) (*runtime, err
 			log.Info().Str("event", "engine_inactive").Str("engine", e.ID).Str("reason", "no_credential").Send()
 		}
 	}
-	r := &runtime{cfg: cfg, log: log, socket: cfg.Egress.Socket}
+	r := &instance{cfg: cfg, log: log, socket: cfg.Egress.Socket}
 	if r.socket == "" {
 		bin, err := launcher.ResolveBinary("")
 		if err != nil {
@@ -118,7 +118,7 @@ func userAgent(contact string) string {
 
 // pipeline builds the search pipeline: one driver per active engine, each
 // reaching its provider only through the egress, engine profile.
-func (r *runtime) pipeline(registry *fetch.Registry) (*search.Pipeline, error) {
+func (r *instance) pipeline(registry *fetch.Registry) (*search.Pipeline, error) {
 	out := r.outbound()
 	var engines []*search.Engine
 	for _, e := range r.cfg.Engines {
@@ -166,7 +166,7 @@ func returned(registry *fetch.Registry) func(string) {
 }
 
 // outbound is the front's way out: the egress it started or the sidecar.
-func (r *runtime) outbound() outbound.Egress {
+func (r *instance) outbound() outbound.Egress {
 	out := outbound.Egress{Socket: r.socket}
 	if r.local != nil {
 		out.Ready = r.local.ready
@@ -175,7 +175,7 @@ func (r *runtime) outbound() outbound.Egress {
 }
 
 // close waits for the calls' work and stops the egress rypsok started.
-func (r *runtime) close() {
+func (r *instance) close() {
 	if r.services != nil {
 		r.services.Wait()
 	}
@@ -186,7 +186,7 @@ func (r *runtime) close() {
 
 // startEgress starts the egress rypsok runs itself (none with a sidecar
 // socket), once. A call that needs it starts it too.
-func (r *runtime) startEgress() {
+func (r *instance) startEgress() {
 	if r.local != nil {
 		r.local.start()
 	}
