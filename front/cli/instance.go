@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"sync"
 
 	"github.com/rs/zerolog"
@@ -52,13 +51,15 @@ func loadConfig(flagPath string, env Env) (config.Config, string, error) {
 // first call that needs it; calls wait for its readiness.
 // In HTTP mode with several callers, one caller may hold only its share
 // (config.HTTP.CallerShare) of the process's LIM-C8 fetches, so that it
-// cannot starve the others.
-func start(flagPath string, stderr io.Writer, env Env, http bool) (*instance, error) {
+// cannot starve the others. person says a person runs the command (call):
+// at a terminal, it logs in the human form (outputFor).
+func start(flagPath string, st Streams, env Env, http, person bool) (*instance, error) {
 	cfg, _, err := loadConfig(flagPath, env)
 	if err != nil {
 		return nil, err
 	}
-	log := zerolog.New(stderr).Level(cfg.LogLevel).With().Timestamp().Str("service", "rypsok").Logger()
+	out := outputFor(st, env, cfg.LogLevel, person)
+	log := out.logger()
 	if cfg.LogLevel <= zerolog.DebugLevel {
 		log.Warn().Str("event", "debug_logging").Msg("debug logging is on: provider error bodies may be logged (200 characters at most); never use it in production")
 	}
@@ -73,7 +74,7 @@ func start(flagPath string, stderr io.Writer, env Env, http bool) (*instance, er
 		if err != nil {
 			return nil, fmt.Errorf("starting rypsok-egress: %w", err)
 		}
-		r.local = newLocal(launcher.Options{Binary: bin, Config: cfg.EgressTOML, Stderr: stderr, Log: log})
+		r.local = newLocal(launcher.Options{Binary: bin, Config: cfg.EgressTOML, Stderr: out.egress, Log: log})
 	}
 	r.metrics = telemetry.New()
 	r.health = health.New(health.Options{OnTransition: func(engine string, from, to response.EngineState) {

@@ -16,14 +16,14 @@ import (
 
 func serveCmd(ctx context.Context, args []string, st Streams, env Env) int {
 	var configPath, transport string
-	pos, err := flags("serve", args, func(fs *flag.FlagSet) {
+	pos, code, done := flags(st, "serve", serveUsage, args, func(fs *flag.FlagSet) {
 		fs.StringVar(&configPath, "config", "", "configuration file")
 		fs.StringVar(&transport, "transport", "stdio", "stdio or http")
 	})
-	if err != nil {
-		return usageError(st.Stderr, err)
-	}
-	if len(pos) > 0 {
+	switch {
+	case done:
+		return code
+	case len(pos) > 0:
 		return usageError(st.Stderr, fmt.Errorf("unexpected argument %q", pos[0]))
 	}
 	switch transport {
@@ -37,12 +37,13 @@ func serveCmd(ctx context.Context, args []string, st Streams, env Env) int {
 		// the heap double between collections while large pages convert.
 		debug.SetMemoryLimit(MemoryLimit)
 	}
-	r, err := start(configPath, st.Stderr, env, transport == "http")
+	r, err := start(configPath, st, env, transport == "http", false)
 	if err != nil {
 		printLines(st.Stderr, err)
 		return ExitInvalid
 	}
 	defer r.close()
+	warnUnreadToken(r.log, r.cfg, env)
 	if r.cfg.MetricsListen != "" {
 		stop, err := serveMetrics(r)
 		if err != nil {
