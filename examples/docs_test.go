@@ -21,6 +21,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	egressconfig "github.com/rypsok/rypsok/egress/config"
+	"github.com/rypsok/rypsok/egress/dialer"
 	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/shared/contract"
@@ -691,7 +692,8 @@ func TestConfigurationDocumentsEveryKey(t *testing.T) {
 
 // TestNetworkTutorialCoversTheContract checks that the network team's
 // tutorial names every refusal reason and body end of the front/egress
-// contract and every range of the egress's address table.
+// contract, every range of the egress's address table and every cause of
+// its fail lines.
 func TestNetworkTutorialCoversTheContract(t *testing.T) {
 	var spans []string
 	for _, line := range strings.Split(string(read(t, networkTutorial)), "\n") {
@@ -704,6 +706,9 @@ func TestNetworkTutorialCoversTheContract(t *testing.T) {
 	words = append(words, strs(contract.Ends)...)
 	for _, r := range policy.Ranges {
 		words = append(words, r.String())
+	}
+	for _, c := range dialer.Causes() {
+		words = append(words, string(c))
 	}
 	for _, w := range words {
 		if !slices.Contains(spans, w) {
