@@ -1,7 +1,8 @@
 // Package config loads rypsok's configuration (external design §13.2): a
 // strict TOML file (unknown keys and inline secrets refused,
 // config_version = 1), located by --config or RYPSOK_CONFIG, parsed once
-// into typed runtime values, with every problem named by its field. It
+// into typed runtime values, with every problem named at once by its
+// field and line (shared/confcheck, the format rypsok-egress shares). It
 // also reads the engines' credentials, once, at load, and renders the
 // configuration of the rypsok-egress that rypsok starts itself
 // (EgressTOML). It opens no connection and starts nothing.
