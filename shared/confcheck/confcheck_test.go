@@ -2,10 +2,13 @@ package confcheck
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/pelletier/go-toml/v2"
 )
 
 // schema is a small schema with each kind of field.
@@ -235,4 +238,46 @@ func TestDistance(t *testing.T) {
 			t.Errorf("distance(%q, %q) = %d, want %d (not symmetric)", tc.b, tc.a, got, tc.want)
 		}
 	}
+}
+
+// TestDecodeOfAValidDocumentIsGoTOMLs: a document that fits the schema
+// decodes as go-toml's strict decoder decodes it.
+func TestDecodeOfAValidDocumentIsGoTOMLs(t *testing.T) {
+	for _, doc := range []string{
+		"",
+		"config_version = 1\nname = \"x\\ty\"\n[search]\nlanguages = []\nmax_results = -3\n",
+		"search.languages = ['a', \"b\"]\nsearch.strict = true\nitems.a.weight = nan\n",
+		"items = { a = { weight = 1e300, type = \"t\" }, 'b.c' = {} }\nlabels = { \"k k\" = \"v\" }\n",
+		"[items.\"x y\"]\nweight = 7\n[search]\ndeadline_ms = 9223372036854775807\n",
+	} {
+		d, err := Read("", []byte(doc))
+		if err != nil {
+			t.Fatalf("%q: %v", doc, err)
+		}
+		got := defaults()
+		if errs := d.Decode(&got, nil); len(errs) > 0 {
+			t.Fatalf("%q: %v", doc, errs)
+		}
+		want := defaults()
+		if err := toml.NewDecoder(strings.NewReader(doc)).DisallowUnknownFields().Decode(&want); err != nil {
+			t.Fatalf("%q: go-toml: %v", doc, err)
+		}
+		if g, w := fmt.Sprintf("%+v", deref(got)), fmt.Sprintf("%+v", deref(want)); g != w {
+			t.Errorf("%q:\n got %s\nwant %s", doc, g, w)
+		}
+	}
+}
+
+// deref prints the weights of s's items as values, so that two decodes
+// compare (NaN included).
+func deref(s schema) map[string]any {
+	items := map[string]string{}
+	for k, it := range s.Items {
+		w := "nil"
+		if it.Weight != nil {
+			w = fmt.Sprint(*it.Weight)
+		}
+		items[k] = w + "/" + it.Type
+	}
+	return map[string]any{"version": s.Version, "name": s.Name, "search": s.Search, "items": items, "labels": s.Labels}
 }
