@@ -3,6 +3,7 @@ package examples
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -21,8 +22,10 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	egressconfig "github.com/rypsok/rypsok/egress/config"
+	"github.com/rypsok/rypsok/egress/dialer"
 	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/response"
+	"github.com/rypsok/rypsok/shared/confcheck"
 	"github.com/rypsok/rypsok/shared/contract"
 	"github.com/rypsok/rypsok/shared/policy"
 )
@@ -99,15 +102,20 @@ func blocks(t *testing.T, page string) []block {
 	return out
 }
 
-// TestBookTOMLParses parses every ```toml block of the book. The line
-// right above a block says how (docs/README.md, "Conventions"):
+// TestBookTOMLParses parses every ```toml block of the book exactly as
+// written, as a reader copies it. The line right above a block says how
+// (docs/README.md, "Conventions"):
 //
 //	(none) or <!-- check: rypsok -->  a whole rypsok configuration
-//	<!-- check: rypsok-fragment -->    part of one: config_version = 1 is put before it
+//	<!-- check: rypsok-fragment -->    part of one: its one problem is the missing config_version
 //	<!-- check: rypsok-refused -->     a configuration rypsok must refuse
 //	<!-- check: egress -->            a whole rypsok-egress configuration
-//	<!-- check: egress-fragment -->   part of one: config_version = 1 is put before it
+//	<!-- check: egress-fragment -->   part of one: its one problem is the missing config_version
 //	<!-- check: toml -->              TOML syntax only
+//
+// A tutorial's block is whole: a newcomer copies it into a file and runs
+// it (the host tutorial's once failed `rypsok check`, config_version
+// missing, while this test put the line before it).
 func TestBookTOMLParses(t *testing.T) {
 	checked := 0
 	for _, page := range bookPages(t) {
@@ -117,12 +125,16 @@ func TestBookTOMLParses(t *testing.T) {
 			}
 			checked++
 			where := fmt.Sprintf("%s:%d", filepath.Base(b.page), b.line)
+			if strings.HasSuffix(b.marker, "-fragment") && strings.HasPrefix(filepath.Base(b.page), "tutorial-") {
+				t.Errorf("%s: a tutorial's block is copied as a file: make it whole (config_version = 1 first), not %q", where, b.marker)
+			}
 			var err error
 			switch b.marker {
 			case "", "rypsok":
 				_, err = config.Parse([]byte(b.text), fakeEnv)
 			case "rypsok-fragment":
-				_, err = config.Parse([]byte("config_version = 1\n"+b.text), fakeEnv)
+				_, err = config.Parse([]byte(b.text), fakeEnv)
+				err = fragmentProblems(err)
 			case "rypsok-refused":
 				if _, err := config.Parse([]byte(b.text), fakeEnv); err == nil {
 					t.Errorf("%s: rypsok accepts a block marked rypsok-refused", where)
@@ -131,7 +143,8 @@ func TestBookTOMLParses(t *testing.T) {
 			case "egress":
 				_, err = egressconfig.Parse([]byte(b.text))
 			case "egress-fragment":
-				_, err = egressconfig.Parse([]byte("config_version = 1\n" + b.text))
+				_, err = egressconfig.Parse([]byte(b.text))
+				err = fragmentProblems(err)
 			case "toml":
 				var v map[string]any
 				err = toml.Unmarshal([]byte(b.text), &v)
@@ -147,6 +160,37 @@ func TestBookTOMLParses(t *testing.T) {
 	if checked < 5 {
 		t.Errorf("checked only %d TOML blocks", checked)
 	}
+}
+
+// fragmentProblems returns the problems of a fragment's parse error err
+// other than the one a fragment has: config_version missing. A fragment
+// without that problem is whole, and marked wrongly.
+func fragmentProblems(err error) error {
+	var others []error
+	missing := false
+	for _, e := range unjoin(err) {
+		var fe *confcheck.FieldError
+		if errors.As(e, &fe) && fe.Field == confcheck.VersionKey && strings.HasPrefix(fe.Problem, "missing") {
+			missing = true
+			continue
+		}
+		others = append(others, e)
+	}
+	if !missing {
+		others = append(others, errors.New("it has config_version: mark it whole, not a fragment"))
+	}
+	return errors.Join(others...)
+}
+
+// unjoin returns the errors joined in err, err itself when it joins none.
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	if err == nil {
+		return nil
+	}
+	return []error{err}
 }
 
 // TestBookJSONIsTheContract parses every ```json block of the book, and
@@ -696,7 +740,8 @@ func TestConfigurationDocumentsEveryKey(t *testing.T) {
 
 // TestNetworkTutorialCoversTheContract checks that the network team's
 // tutorial names every refusal reason and body end of the front/egress
-// contract and every range of the egress's address table.
+// contract, every range of the egress's address table and every cause of
+// its fail lines.
 func TestNetworkTutorialCoversTheContract(t *testing.T) {
 	var spans []string
 	for _, line := range strings.Split(string(read(t, networkTutorial)), "\n") {
@@ -709,6 +754,9 @@ func TestNetworkTutorialCoversTheContract(t *testing.T) {
 	words = append(words, strs(contract.Ends())...)
 	for _, r := range policy.Ranges() {
 		words = append(words, r.String())
+	}
+	for _, c := range dialer.Causes() {
+		words = append(words, string(c))
 	}
 	for _, w := range words {
 		if !slices.Contains(spans, w) {

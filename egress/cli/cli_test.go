@@ -31,6 +31,8 @@ func TestCommandLine(t *testing.T) {
 	os.WriteFile(good, []byte("config_version = 1\n[policy]\nallow_http = true\n"), 0o600)
 	bad := filepath.Join(t.TempDir(), "bad.toml")
 	os.WriteFile(bad, []byte("config_version = 2\n[policy]\nallow = [\"a..b\"]\nnope = 1\n"), 0o600)
+	nodir := filepath.Join(t.TempDir(), "nodir.toml")
+	os.WriteFile(nodir, []byte("config_version = 1\nlisten.socket = \"/nonexistent/run/egress.sock\"\n[dns]\nservers = [\"10.0.0.2\"]\n"), 0o600)
 	for _, tc := range []struct {
 		name       string
 		args       []string
@@ -41,11 +43,18 @@ func TestCommandLine(t *testing.T) {
 	}{
 		{"--version", []string{"--version"}, ExitOK, "rypsok-egress ", nil, false},
 		{"an unknown flag", []string{"--frobnicate"}, ExitUsage, "", []string{"usage:"}, true},
-		{"an extra argument", []string{"serve"}, ExitUsage, "", []string{"unexpected argument"}, true},
+		{"an extra argument", []string{"serve", "now"}, ExitUsage, "", []string{"unexpected argument"}, true},
+		{"an unknown command", []string{"frob"}, ExitUsage, "", []string{"unknown command"}, true},
+		{"--help", []string{"--help"}, ExitOK, "usage:\n  rypsok-egress [serve]", nil, false},
+		{"serve --help", []string{"serve", "--help"}, ExitOK, "usage:\n  rypsok-egress [serve]", nil, false},
+		{"--help after a flag", []string{"--socket", "/tmp/x.sock", "-h"}, ExitOK, "usage:\n  rypsok-egress [serve]", nil, false},
+		{"check --help", []string{"check", "--help"}, ExitOK, "usage:\n  rypsok-egress check", nil, false},
+		{"healthcheck --help", []string{"healthcheck", "-help"}, ExitOK, "usage:\n  rypsok-egress healthcheck", nil, false},
 		{"serving without a socket", []string{}, ExitUsage, "", []string{"no socket"}, true},
 		{"check without --config", []string{"check"}, ExitUsage, "", []string{"check needs --config"}, true},
 		{"check of a valid file", []string{"check", "--config", good}, ExitOK, good + ": valid", nil, false},
-		{"check of an invalid file", []string{"check", "--config", bad}, ExitInvalid, "", []string{"unknown key policy.nope"}, true},
+		{"check of an invalid file", []string{"check", "--config", bad}, ExitInvalid, "", []string{bad + ":1: config_version: must be 1, got 2\n" + bad + `:3: policy.allow[0]: rule "a..b": not a host name or an address` + "\n" + bad + ":4: policy.nope: unknown key\n"}, true},
+		{"check of a file whose socket cannot be", []string{"check", "--config", nodir}, ExitInvalid, "", []string{nodir + ":2: listen.socket: the socket's directory /nonexistent/run does not exist and cannot be created"}, true},
 		{"check of a missing file", []string{"check", "--config", "/nonexistent.toml"}, ExitInvalid, "", []string{"no such file"}, true},
 		{"serving with an invalid file", []string{"--config", bad, "--socket", "/tmp/x.sock"}, ExitInvalid, "", []string{"unknown key"}, true},
 	} {

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -31,23 +30,19 @@ const DefaultHealthcheckTimeout = 4 * time.Second
 // policy's refusal with its Rypsok-Refusal header (the egress applies its
 // policy). Nothing leaves the host. Exit 0 healthy, 1 not, 2 usage.
 func healthcheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("rypsok-egress healthcheck", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("rypsok-egress healthcheck")
 	configPath := fs.String("config", "", "configuration file (for its [listen] socket)")
 	socketPath := fs.String("socket", "", "the egress's Unix socket")
 	timeout := fs.Duration("timeout", DefaultHealthcheckTimeout, "deadline of the whole check")
-	if err := fs.Parse(args); err != nil {
-		return usageError(stderr, err)
+	if code, done := parse(fs, args, healthcheckUsage, stdout, stderr); done {
+		return code
 	}
-	switch {
-	case fs.NArg() > 0:
-		return usageError(stderr, fmt.Errorf("unexpected argument %q", fs.Arg(0)))
-	case *timeout <= 0:
+	if *timeout <= 0 {
 		return usageError(stderr, errors.New("healthcheck needs a positive --timeout"))
 	}
 	c, err := loadConfig(*configPath, *socketPath)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
+		printLines(stderr, err)
 		return ExitInvalid
 	}
 	if c.Socket == "" {

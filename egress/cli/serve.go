@@ -53,7 +53,7 @@ func serve(ctx context.Context, configPath, socketPath string, lifeline int, std
 	defer stopWatching()
 	c, err := loadConfig(configPath, socketPath)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
+		printLines(stderr, err)
 		return ExitInvalid
 	}
 	if c.Socket == "" {

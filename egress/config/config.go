@@ -1,6 +1,8 @@
 // Package config loads rypsok-egress's configuration: a strict TOML file
 // (unknown keys refused, config_version = 1), parsed once into typed
-// runtime values. No raw configuration string is parsed again later.
+// runtime values, every problem named with its line (shared/confcheck's
+// format, the one rypsok's configuration uses too). No raw configuration
+// string is parsed again later.
 package config
 
 import (
@@ -14,9 +16,13 @@ import (
 	"os"
 	"os/user"
 	"strconv"
+	"strings"
 
 	"github.com/rs/zerolog"
 
+	"github.com/rypsok/rypsok/egress/resolver"
+	"github.com/rypsok/rypsok/egress/socket"
+	"github.com/rypsok/rypsok/shared/confcheck"
 	"github.com/rypsok/rypsok/shared/egressfile"
 	"github.com/rypsok/rypsok/shared/policy"
 )
@@ -61,33 +67,84 @@ func Default() Config {
 	return Config{GID: -1, LogLevel: zerolog.InfoLevel, Policy: policy.Config{Engines: map[string][]policy.Endpoint{}}}
 }
 
-// Load reads and parses the file at path.
+// Load reads and parses the file at path (see Parse); its problems name
+// the file and their lines.
 func Load(path string) (Config, error) {
+	return load(path, nil)
+}
+
+// Check is Load, plus what serving would refuse that the file alone does
+// not show, so that `rypsok-egress check` passes only a configuration
+// that starts: a socket whose directory is not one or cannot be created,
+// or where a file of another kind lies (socket.Check); no DNS server
+// when [dns] names none and DefaultResolvConf gives none. A live socket
+// at the path is no problem: it is the egress a new configuration is
+// checked to replace.
+func Check(path string) (Config, error) {
+	return load(path, startable(DefaultResolvConf))
+}
+
+// startable returns the problems of a configuration that serving would
+// refuse, resolvConf being where DNS servers are read when [dns] names
+// none.
+func startable(resolvConf string) func(Config) []error {
+	return func(c Config) []error {
+		var errs []error
+		if c.Socket != "" {
+			if err := socket.Check(c.Socket); err != nil {
+				errs = append(errs, &confcheck.FieldError{Field: "listen.socket", Problem: strings.TrimPrefix(err.Error(), "socket: ")})
+			}
+		}
+		if len(c.DNSServers) == 0 {
+			if _, err := resolver.ServersFromResolvConf(resolvConf); err != nil {
+				errs = append(errs, &confcheck.FieldError{Field: "dns.servers", Problem: "none set, and " + strings.TrimPrefix(err.Error(), "resolver: ")})
+			}
+		}
+		return errs
+	}
+}
+
+// load reads and parses the file at path; more, if non-nil, adds the
+// problems of a configuration that parsed.
+func load(path string, more func(Config) []error) (Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return Config{}, fmt.Errorf("config: %w", err)
 	}
-	return Parse(data)
+	return parse(path, data, more)
 }
 
-// Parse parses a configuration file's content. Its error names every
-// problem found, each with its field.
+// Parse parses a configuration file's content. Its error joins a
+// *confcheck.FieldError per problem found, every one, with its line, in
+// document order; a TOML syntax error is reported alone.
 func Parse(data []byte) (Config, error) {
-	f, err := egressfile.Decode(data)
-	if err != nil {
-		return Config{}, fmt.Errorf("config: %w", err)
-	}
-	return parse(f)
+	return parse("", data, nil)
 }
 
-func parse(f egressfile.File) (Config, error) {
+func parse(file string, data []byte, more func(Config) []error) (Config, error) {
+	doc, err := confcheck.Read(file, data)
+	if err != nil {
+		return Config{}, err
+	}
+	f, errs := egressfile.FromDoc(doc)
+	c, bad := build(f)
+	errs = append(errs, bad...)
+	if more != nil {
+		errs = append(errs, more(c)...)
+	}
+	if err := doc.Locate(errs); err != nil {
+		return Config{}, err
+	}
+	return c, nil
+}
+
+// build turns the decoded file into a Config, with a *confcheck.FieldError
+// per problem.
+func build(f egressfile.File) (Config, []error) {
 	c := Default()
 	var errs []error
 	bad := func(field string, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("config: %s: %s", field, fmt.Sprintf(format, args...)))
-	}
-	if f.ConfigVersion != Version {
-		bad("config_version", "must be %d, got %d", Version, f.ConfigVersion)
+		errs = append(errs, &confcheck.FieldError{Field: field, Problem: fmt.Sprintf(format, args...)})
 	}
 	c.Socket = f.Listen.Socket
 	if f.Listen.Group != "" {
@@ -107,9 +164,7 @@ func parse(f egressfile.File) (Config, error) {
 	}
 	pc, perr := f.PolicyConfig()
 	if joined, ok := perr.(interface{ Unwrap() []error }); ok {
-		for _, e := range joined.Unwrap() {
-			errs = append(errs, fmt.Errorf("config: %w", e))
-		}
+		errs = append(errs, joined.Unwrap()...)
 	}
 	c.Policy = pc
 	var err error
@@ -139,7 +194,7 @@ func parse(f egressfile.File) (Config, error) {
 			bad("logging.level", "%v", err)
 		}
 	}
-	return c, errors.Join(errs...)
+	return c, errs
 }
 
 func lookupGroup(g string) (int, error) {

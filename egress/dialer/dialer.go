@@ -33,10 +33,12 @@ type Resolver interface {
 
 // Error is a connection failure or refusal with the contract reason the
 // egress answers with. Range names the address range of the last refused
-// address, for the operator's log; it never reaches the front.
+// address, and Cause why a connection failed ("" for a refusal), for the
+// operator's log; they never reach the front.
 type Error struct {
 	Reason contract.Reason
 	Range  policy.Range
+	Cause  Cause
 	Err    error
 }
 
@@ -106,7 +108,11 @@ func (d *Dialer) DialTLSContext(ctx context.Context, network, addr string) (net.
 	})
 	if err := tc.HandshakeContext(ctx); err != nil {
 		conn.Close()
-		return nil, d.failure(ctx, fmt.Errorf("tls: %w", err))
+		cause := CauseTLS
+		if timedOut(ctx, err) {
+			cause = CauseConnectTimeout
+		}
+		return nil, d.failure(ctx, cause, fmt.Errorf("tls: %w", err))
 	}
 	return tc, nil
 }
@@ -140,7 +146,7 @@ func (d *Dialer) connect(ctx context.Context, addr string) (net.Conn, hostname.H
 	}
 	release, err := d.Slots.acquire(ctx)
 	if err != nil {
-		return nil, host, d.failure(ctx, err)
+		return nil, host, d.failure(ctx, CauseBusy, err)
 	}
 	conn, err := d.connectAny(ctx, t, addrs)
 	if err != nil {
@@ -162,15 +168,15 @@ func (d *Dialer) admitted(ctx context.Context, t policy.Target) ([]netip.Addr, e
 	}
 	ans, err := d.Resolver.Lookup(ctx, t.Host.Name)
 	if err != nil {
-		return nil, d.failure(ctx, err)
+		return nil, d.failure(ctx, lookupCause(ctx, err), err)
 	}
 	for _, name := range ans.Names {
 		if dec := d.Policy.CheckName(t, name); !d.NoPolicy && !dec.Allow {
-			return nil, &Error{Reason: contract.ReasonNetwork, Err: errors.New("a name of the chain is denied")}
+			return nil, &Error{Reason: contract.ReasonNetwork, Cause: CauseDenyRule, Err: errors.New("a name of the chain is denied")}
 		}
 	}
 	var ok []netip.Addr
-	last := &Error{Reason: contract.ReasonNetwork, Err: resolver.ErrNotFound}
+	last := &Error{Reason: contract.ReasonNetwork, Cause: CauseNXDomain, Err: resolver.ErrNotFound}
 	for _, a := range ans.Addrs {
 		dec := d.check(t, a)
 		if dec.Allow {
@@ -218,7 +224,7 @@ func (d *Dialer) connectAny(ctx context.Context, t policy.Target, addrs []netip.
 			break
 		}
 	}
-	return nil, d.failure(ctx, err)
+	return nil, d.failure(ctx, connectCause(ctx, err), err)
 }
 
 // socketCheck returns the net.Dialer Control that judges t's address once
@@ -240,17 +246,17 @@ func (d *Dialer) socketCheck(t policy.Target) func(network, address string, _ sy
 	}
 }
 
-// failure classifies err: the connect context's deadline is a timeout,
-// anything else a network failure.
-func (d *Dialer) failure(ctx context.Context, err error) error {
+// failure classifies err, which cause explains: the connect context's
+// deadline is a timeout, anything else a network failure.
+func (d *Dialer) failure(ctx context.Context, cause Cause, err error) error {
 	var de *Error
 	if errors.As(err, &de) {
 		return err
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) {
-		return &Error{Reason: contract.ReasonTimeout, Err: err}
+		return &Error{Reason: contract.ReasonTimeout, Cause: cause, Err: err}
 	}
-	return &Error{Reason: contract.ReasonNetwork, Err: err}
+	return &Error{Reason: contract.ReasonNetwork, Cause: cause, Err: err}
 }
 
 // Slots bounds the number of open upstream connections (LIM-E3). A

@@ -20,6 +20,7 @@ const (
 	fieldBytes    = "bytes"
 	fieldEnd      = "end"
 	fieldLatency  = "latency_ms"
+	fieldCause    = "cause"
 )
 
 // decision says how x ended, for the log and the counters.
@@ -34,7 +35,9 @@ func (x *exchange) decision() telemetry.Decision {
 }
 
 // finish writes x's decision line and counts it. It never writes a path,
-// a query or a header value; the host appears only once it was forwarded.
+// a query or a header value. The host appears only once the policy
+// admitted the request: on an allow line, and on a fail line with the
+// cause (dialer.Cause) of the failure upstream; never on a refusal.
 func (p *Proxy) finish(x *exchange) {
 	x.cancel()
 	d := x.decision()
@@ -50,6 +53,9 @@ func (p *Proxy) finish(x *exchange) {
 		e = e.Str(fieldReason, string(x.reason))
 		if x.rng != "" {
 			e = e.Str(fieldRange, string(x.rng))
+		}
+		if d == telemetry.DecisionFail && x.cause != "" {
+			e = e.Str(fieldHost, x.host).Str(fieldCause, string(x.cause))
 		}
 	}
 	e.Int64(fieldLatency, time.Since(x.start).Milliseconds()).Send()

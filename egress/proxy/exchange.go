@@ -24,10 +24,11 @@ type exchange struct {
 	start   time.Time
 	profile contract.Profile
 	engine  string
-	host    string // set only once the request was forwarded
+	host    string // set once the policy admitted the request
 	refused bool
 	reason  contract.Reason
 	rng     policy.Range
+	cause   dialer.Cause // why an admitted request failed upstream
 	status  int
 	bytes   int64
 	end     contract.End
@@ -174,7 +175,13 @@ func (p *Proxy) onResponse(resp *http.Response, pctx *goproxy.ProxyCtx) *http.Re
 		case errors.Is(pctx.Error, context.DeadlineExceeded):
 			reason = contract.ReasonTimeout
 		}
-		x.host = ""
+		if x.rng != "" {
+			// Every address was refused: a refusal, whose line does not
+			// name the host.
+			x.host = ""
+		} else {
+			x.cause = dialer.CauseOf(pctx.Error)
+		}
 		return p.refusal(pctx.Req, x, reason)
 	}
 	if x.refused {

@@ -2,9 +2,11 @@ package socket
 
 import (
 	"errors"
+	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 )
 
@@ -83,5 +85,80 @@ func TestListenNeverRemovesAnotherKindOfFile(t *testing.T) {
 	}
 	if b, err := os.ReadFile(path); err != nil || string(b) != "keep me" {
 		t.Fatalf("file changed: %q %v", b, err)
+	}
+}
+
+// TestListenCreatesTheSocketsDirectory: an egress whose socket directory
+// did not exist once failed to start. Listen creates that directory, the
+// last one only, 0700 (0750 with the socket's group, whatever the umask),
+// and refuses, naming the path, what it cannot use.
+func TestListenCreatesTheSocketsDirectory(t *testing.T) {
+	old := syscall.Umask(0o077)
+	defer syscall.Umask(old)
+	for _, tc := range []struct {
+		name string
+		gid  int
+		mode fs.FileMode
+	}{
+		{"without a group", -1, 0o700},
+		{"with a group", os.Getgid(), 0o750},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "run")
+			ln, err := Listen(filepath.Join(dir, "egress.sock"), tc.gid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ln.Close()
+			fi, err := os.Lstat(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !fi.IsDir() || fi.Mode().Perm() != tc.mode {
+				t.Errorf("directory mode %v, want a directory of mode %v", fi.Mode(), tc.mode)
+			}
+			if st := fi.Sys().(*syscall.Stat_t); tc.gid >= 0 && int(st.Gid) != tc.gid {
+				t.Errorf("directory group %d, want %d", st.Gid, tc.gid)
+			}
+		})
+	}
+}
+
+func TestListenRefusesASocketDirectoryItCannotUse(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	target := t.TempDir()
+	if err := os.Symlink(target, filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, path, want string
+	}{
+		{"its parent is missing", dir + "/no/such/egress.sock", "socket: the socket's directory " + dir + "/no/such does not exist and cannot be created (only its last directory is created): mkdir " + dir + "/no/such: no such file or directory"},
+		{"it is a file", file + "/egress.sock", "socket: the socket's directory " + file + " exists and is not a directory"},
+		{"it is a symbolic link", dir + "/link/egress.sock", "socket: the socket's directory " + dir + "/link is a symbolic link: name the directory it points to"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ln, err := Listen(tc.path, -1)
+			if err == nil {
+				ln.Close()
+				t.Fatal("no error")
+			}
+			if err.Error() != tc.want {
+				t.Errorf("got  %q\nwant %q", err, tc.want)
+			}
+			if err := Check(tc.path); err == nil {
+				t.Error("Check finds no problem")
+			}
+		})
+	}
+	if entries, _ := os.ReadDir(target); len(entries) > 0 {
+		t.Errorf("a socket was made through the link: %v", entries)
+	}
+	if _, err := os.Lstat(dir + "/no"); !os.IsNotExist(err) {
+		t.Errorf("a parent was created: %v", err)
 	}
 }

@@ -14,20 +14,20 @@ import (
 // prints the response object (or the error object) as JSON on stdout.
 func callCmd(ctx context.Context, args []string, st Streams, env Env) int {
 	var configPath string
-	pos, err := flags("call", args, func(fs *flag.FlagSet) {
+	pos, code, done := flags(st, "call", callUsage, args, func(fs *flag.FlagSet) {
 		fs.StringVar(&configPath, "config", "", "configuration file")
 	})
-	if err != nil {
-		return usageError(st.Stderr, err)
-	}
-	if len(pos) < 1 || len(pos) > 2 {
+	switch {
+	case done:
+		return code
+	case len(pos) < 1 || len(pos) > 2:
 		return usageError(st.Stderr, errors.New("call needs TOOL and optional 'JSON-ARGS'"))
 	}
 	raw := json.RawMessage("{}")
 	if len(pos) == 2 {
 		raw = json.RawMessage(pos[1])
 	}
-	r, err := start(configPath, st.Stderr, env, false)
+	r, err := start(configPath, st, env, false, true)
 	if err != nil {
 		printLines(st.Stderr, err)
 		return ExitInvalid

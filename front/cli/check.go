@@ -5,26 +5,27 @@ import (
 	"fmt"
 )
 
-// checkCmd is `rypsok check`: validate the configuration. With
-// --egress-config it prints, instead of "valid", the rypsok-egress
-// configuration that goes with it (the engines' endpoints, the allow and
-// deny rules), for an egress run separately ([egress] socket, sidecar
-// mode) to be written from, not by hand.
 // defaultSidecarSocket is the socket --egress-config writes when the
 // configuration names none.
 const defaultSidecarSocket = "/run/rypsok/egress.sock"
 
+// checkCmd is `rypsok check`: validate the configuration, every problem
+// named, and warn of what a valid configuration may not do as meant
+// (warnUnreadToken). With --egress-config it prints, instead of "valid",
+// the rypsok-egress configuration that goes with it (the engines'
+// endpoints, the allow and deny rules), for an egress run separately
+// ([egress] socket, sidecar mode) to be written from, not by hand.
 func checkCmd(args []string, st Streams, env Env) int {
 	var configPath string
 	var egressConfig bool
-	pos, err := flags("check", args, func(fs *flag.FlagSet) {
+	pos, code, done := flags(st, "check", checkUsage, args, func(fs *flag.FlagSet) {
 		fs.StringVar(&configPath, "config", "", "configuration file")
 		fs.BoolVar(&egressConfig, "egress-config", false, "print the matching rypsok-egress configuration")
 	})
-	if err != nil {
-		return usageError(st.Stderr, err)
-	}
-	if len(pos) > 0 {
+	switch {
+	case done:
+		return code
+	case len(pos) > 0:
 		return usageError(st.Stderr, fmt.Errorf("unexpected argument %q", pos[0]))
 	}
 	cfg, path, err := loadConfig(configPath, env)
@@ -32,6 +33,7 @@ func checkCmd(args []string, st Streams, env Env) int {
 		printLines(st.Stderr, err)
 		return ExitInvalid
 	}
+	warnUnreadToken(outputFor(st, env, cfg.LogLevel, true).logger(), cfg, env)
 	if egressConfig {
 		socket := cfg.Egress.Socket
 		if socket == "" {

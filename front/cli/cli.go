@@ -23,21 +23,31 @@ const (
 // Version reports the version (shared/version).
 func Version() string { return version.String() }
 
-const usage = `usage:
-  rypsok serve [--transport stdio|http] [--config FILE]
+// The commands' usage, each its synopsis then what it does; usage is all
+// of them, and `rypsok CMD --help` shows CMD's with its flags.
+const (
+	serveUsage = `  rypsok serve [--transport stdio|http] [--config FILE]
                                                      serve MCP: stdio until end of input or SIGTERM;
                                                      http on [service] listen (/mcp) until SIGTERM
-  rypsok check [--config FILE] [--egress-config]     validate the configuration (or print the matching
+`
+	checkUsage = `  rypsok check [--config FILE] [--egress-config]     validate the configuration (or print the matching
                                                      rypsok-egress configuration, for a sidecar egress)
-  rypsok call TOOL 'JSON-ARGS' [--config FILE]       run one tool call, print the response object
-  rypsok healthcheck [--config FILE] [--egress=false] [--timeout 4s]
+`
+	callUsage = `  rypsok call TOOL 'JSON-ARGS' [--config FILE]       run one tool call, print the response object
+`
+	healthcheckUsage = `  rypsok healthcheck [--config FILE] [--egress=false] [--timeout 4s]
                                                      for container probes of serve --transport http:
                                                      MCP server/discover on [service] listen (over
                                                      loopback, with the token), then the [egress]
                                                      socket's /healthz; exit 0 healthy, 1 not
-  rypsok --version                                   print the version
-The configuration is --config FILE, else $RYPSOK_CONFIG, else the defaults.
 `
+	versionUsage = `  rypsok --version                                   print the version
+`
+	configUsage = `The configuration is --config FILE, else $RYPSOK_CONFIG, else the defaults.
+`
+)
+
+const usage = "usage:\n" + serveUsage + checkUsage + callUsage + healthcheckUsage + versionUsage + configUsage
 
 // Env reads the environment; tests pass their own.
 type Env func(string) string
@@ -46,6 +56,9 @@ type Env func(string) string
 type Streams struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
+	// Terminal reports whether Stderr is a terminal (IsTerminal): call
+	// and check then log in a short human form.
+	Terminal bool
 }
 
 // Main runs args (without the program name) and returns the exit code.
@@ -81,19 +94,27 @@ func usageError(stderr io.Writer, err error) int {
 	return ExitUsage
 }
 
-// flags parses a subcommand's flags; positional arguments may come before
-// or after them.
-func flags(name string, args []string, define func(*flag.FlagSet)) ([]string, error) {
+// flags parses a command's flags; positional arguments may come before
+// or after them. Asked for help (-h, --help), it prints the command's
+// usage (cmdUsage) and flags on stdout and returns ExitOK with done; on a
+// bad flag it prints the usage error and returns ExitUsage with done;
+// otherwise done is false and pos holds the positional arguments.
+func flags(st Streams, name, cmdUsage string, args []string, define func(*flag.FlagSet)) (pos []string, code int, done bool) {
 	fs := flag.NewFlagSet("rypsok "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	define(fs)
-	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
+		err := fs.Parse(args)
+		switch {
+		case errors.Is(err, flag.ErrHelp):
+			fmt.Fprint(st.Stdout, "usage:\n"+cmdUsage+"flags:\n")
+			fs.SetOutput(st.Stdout)
+			fs.PrintDefaults()
+			return nil, ExitOK, true
+		case err != nil:
+			return nil, usageError(st.Stderr, err), true
+		case fs.NArg() == 0:
+			return pos, ExitOK, false
 		}
 		pos = append(pos, fs.Arg(0))
 		args = fs.Args()[1:]

@@ -32,14 +32,14 @@ func healthcheckCmd(ctx context.Context, args []string, st Streams, env Env) int
 	var configPath string
 	var timeout time.Duration
 	checkEgress := true
-	pos, err := flags("healthcheck", args, func(fs *flag.FlagSet) {
+	pos, code, done := flags(st, "healthcheck", healthcheckUsage, args, func(fs *flag.FlagSet) {
 		fs.StringVar(&configPath, "config", "", "configuration file")
 		fs.DurationVar(&timeout, "timeout", DefaultHealthcheckTimeout, "deadline of the whole check")
 		fs.BoolVar(&checkEgress, "egress", true, "also check the egress at [egress] socket")
 	})
 	switch {
-	case err != nil:
-		return usageError(st.Stderr, err)
+	case done:
+		return code
 	case len(pos) > 0:
 		return usageError(st.Stderr, fmt.Errorf("unexpected argument %q", pos[0]))
 	case timeout <= 0:

@@ -16,14 +16,14 @@ import (
 
 func serveCmd(ctx context.Context, args []string, st Streams, env Env) int {
 	var configPath, transport string
-	pos, err := flags("serve", args, func(fs *flag.FlagSet) {
+	pos, code, done := flags(st, "serve", serveUsage, args, func(fs *flag.FlagSet) {
 		fs.StringVar(&configPath, "config", "", "configuration file")
 		fs.StringVar(&transport, "transport", "stdio", "stdio or http")
 	})
-	if err != nil {
-		return usageError(st.Stderr, err)
-	}
-	if len(pos) > 0 {
+	switch {
+	case done:
+		return code
+	case len(pos) > 0:
 		return usageError(st.Stderr, fmt.Errorf("unexpected argument %q", pos[0]))
 	}
 	switch transport {
@@ -37,12 +37,13 @@ func serveCmd(ctx context.Context, args []string, st Streams, env Env) int {
 		// the heap double between collections while large pages convert.
 		debug.SetMemoryLimit(MemoryLimit)
 	}
-	r, err := start(configPath, st.Stderr, env, transport == "http")
+	r, err := start(configPath, st, env, transport == "http", false)
 	if err != nil {
 		printLines(st.Stderr, err)
 		return ExitInvalid
 	}
 	defer r.close()
+	warnUnreadToken(r.log, r.cfg, env)
 	if r.cfg.MetricsListen != "" {
 		stop, err := serveMetrics(r)
 		if err != nil {
@@ -75,7 +76,7 @@ const MemoryLimit = 96 << 20
 
 // serveHTTP serves Streamable HTTP on [service] listen until ctx ends
 // (SIGTERM), then stops accepting and lets the calls in flight end.
-func serveHTTP(ctx context.Context, r *runtime, opts mcpserver.Options) int {
+func serveHTTP(ctx context.Context, r *instance, opts mcpserver.Options) int {
 	opts.Caller = config.CallerLocal
 	hs := mcpserver.NewHTTP(opts)
 	srv, err := gate.Listen(gate.Options{HTTP: r.cfg.Service.HTTP, MCP: hs, Log: r.log, Metrics: r.metrics})
@@ -94,7 +95,7 @@ func serveHTTP(ctx context.Context, r *runtime, opts mcpserver.Options) int {
 
 // serveMetrics serves the counters on the loopback [telemetry]
 // metrics_listen, GET /metrics only, until stop.
-func serveMetrics(r *runtime) (stop func(), err error) {
+func serveMetrics(r *instance) (stop func(), err error) {
 	ln, err := net.Listen("tcp", r.cfg.MetricsListen)
 	if err != nil {
 		return nil, fmt.Errorf("metrics listener: %w", err)

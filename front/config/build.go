@@ -157,15 +157,11 @@ func (p *problems) egress(f egressFile) Egress {
 	return e
 }
 
-// rules parses allow or deny rules; nil when there are none.
+// rules parses the allow or deny rules of the list field, each entry on
+// its own so that every bad one is named; nil when there are none.
 func (p *problems) rules(field string, raw []string) policy.Rules {
-	if len(raw) == 0 {
-		return nil
-	}
-	rs, err := policy.ParseRules(raw)
-	if err != nil {
-		p.add(field, "%v", err)
-	}
+	rs, errs := egressfile.ParseRules(field, raw)
+	*p = append(*p, errs...)
 	return rs
 }
 

@@ -1,20 +1,21 @@
 // Package config loads rypsok's configuration (docs/configuration.md): a
 // strict TOML file (unknown keys and inline secrets refused,
 // config_version = 1), located by --config or RYPSOK_CONFIG, parsed once
-// into typed runtime values, with every problem named by its field. It
+// into typed runtime values, with every problem named at once by its
+// field and line (shared/confcheck, the format rypsok-egress shares). It
 // also reads the engines' credentials, once, at load, and renders the
 // configuration of the rypsok-egress that rypsok starts itself
 // (EgressTOML). It opens no connection and starts nothing.
 package config
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"time"
 
 	"github.com/rs/zerolog"
 
+	"github.com/rypsok/rypsok/shared/confcheck"
 	"github.com/rypsok/rypsok/shared/policy"
 )
 
@@ -170,22 +171,11 @@ const (
 )
 
 // FieldError is one problem of a configuration: the dotted field it
-// concerns ("search.deadline_ms", "engines.brave.endpoint") and what is
-// wrong. Parse and Load join every FieldError they find.
-type FieldError struct {
-	// Field is the dotted key; "" for a problem of the whole file (a
-	// syntax error).
-	Field string
-	// Problem says what is wrong; it never quotes a credential.
-	Problem string
-}
-
-func (e *FieldError) Error() string {
-	if e.Field == "" {
-		return "config: " + e.Problem
-	}
-	return "config: " + e.Field + ": " + e.Problem
-}
+// concerns ("search.deadline_ms", "engines.brave.endpoint"), what is
+// wrong, and where (file and line). Parse and Load join every FieldError
+// they find. It is shared/confcheck's, so that rypsok and rypsok-egress
+// name problems in one format.
+type FieldError = confcheck.FieldError
 
 // Default returns the configuration used when no file is given: every
 // default, and the engines wikipedia then brave. Brave is active exactly
@@ -196,31 +186,39 @@ func Default(env func(string) string) Config {
 	return c
 }
 
-// Load reads and parses the file at path (see Parse).
+// Load reads and parses the file at path (see Parse); its problems name
+// the file and their lines.
 func Load(path string, env func(string) string) (Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return Config{}, fmt.Errorf("config: %w", err)
 	}
-	return Parse(data, env)
+	return parse(path, data, env)
 }
 
 // Parse parses a configuration file's content. env reads the environment
 // (os.Getenv in production; nil reads as an empty one) for the engines'
-// api_key_env. Its error joins a *FieldError per problem found (every
-// one, section by section, engines in file order); a TOML syntax or type error is reported alone.
+// api_key_env. Its error joins a *FieldError per problem found, every
+// one (unknown keys and values of the wrong type included), with its
+// line, in document order; only a TOML syntax error is reported alone.
 func Parse(data []byte, env func(string) string) (Config, error) {
+	return parse("", data, env)
+}
+
+// parse parses data, the content of file ("" when it is not a file's).
+func parse(file string, data []byte, env func(string) string) (Config, error) {
+	doc, err := confcheck.Read(file, data)
+	if err != nil {
+		return Config{}, err
+	}
 	f := defaultFile()
-	errs, fatal := decode(data, &f)
-	if fatal != nil {
-		return Config{}, fatal
+	errs := doc.Decode(&f, inlineSecret(doc.Paths()))
+	if err := doc.CheckVersion(Version); err != nil {
+		errs = append(errs, err)
 	}
-	if f.ConfigVersion != Version {
-		errs = append(errs, &FieldError{"config_version", fmt.Sprintf("must be %d, got %d", Version, f.ConfigVersion)})
-	}
-	c, more := build(f, engineOrder(data), env)
-	if errs = append(errs, more...); len(errs) > 0 {
-		return Config{}, errors.Join(errs...)
+	c, more := build(f, engineOrder(doc.Paths()), env)
+	if err := doc.Locate(append(errs, more...)); err != nil {
+		return Config{}, err
 	}
 	return c, nil
 }

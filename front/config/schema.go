@@ -1,14 +1,11 @@
 package config
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
+	"slices"
 	"strings"
 	"time"
 
-	"github.com/pelletier/go-toml/v2"
-
+	"github.com/rypsok/rypsok/shared/confcheck"
 	"github.com/rypsok/rypsok/shared/limits"
 )
 
@@ -138,79 +135,20 @@ func defaultFile() file {
 	}
 }
 
-// decode decodes data over f. Unknown keys come back as problems (an
-// inline secret with its own message) while f is still filled; a syntax
-// or type error is fatal.
-func decode(data []byte, f *file) (problems []error, fatal error) {
-	err := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields().Decode(f)
-	var strict *toml.StrictMissingError
-	if errors.As(err, &strict) {
-		return unknownKeys(strict, keyPaths(data)), nil
-	}
-	if err != nil {
-		return nil, decodeError(err)
-	}
-	return nil, nil
-}
-
-// decodeError turns a go-toml error into a FieldError naming the key and
-// the position. go-toml's messages never quote the value.
-func decodeError(err error) error {
-	var de *toml.DecodeError
-	if !errors.As(err, &de) {
-		return &FieldError{Problem: err.Error()}
-	}
-	row, col := de.Position()
-	problem := fmt.Sprintf("line %d column %d: %s", row, col, typeProblem(strings.TrimPrefix(de.Error(), "toml: ")))
-	return &FieldError{Field: strings.Join(de.Key(), "."), Problem: problem}
-}
-
-// typeProblem rewrites go-toml's "cannot decode TOML string into struct
-// field config.searchFile.MaxResults of type int" as "want an integer, got
-// a TOML string", without the schema's Go names; other messages pass.
-func typeProblem(msg string) string {
-	rest, ok := strings.CutPrefix(msg, "cannot decode TOML ")
-	got, into, _ := strings.Cut(rest, " into ")
-	if i := strings.LastIndex(into, " of type "); i >= 0 {
-		into = into[i+len(" of type "):]
-	}
-	want, known := goTypeNames[strings.TrimPrefix(into, "*")]
-	if !ok || !known {
-		return msg
-	}
-	return fmt.Sprintf("want %s, got a TOML %s", want, got)
-}
-
-// goTypeNames names the Go types of the schema as an operator reads them.
-var goTypeNames = map[string]string{
-	"int":      "an integer",
-	"int64":    "an integer",
-	"float64":  "a number",
-	"bool":     "true or false",
-	"string":   "a string",
-	"[]string": "an array of strings",
-
-	"config.engineFile":            "a table",
-	"map[string]config.engineFile": "a table of engines",
-}
-
 // msgInlineSecret is the problem of a key that looks like a credential.
 const msgInlineSecret = "inline secrets are refused; use api_key_env or api_key_file"
 
-// unknownKeys names each unknown key of strict. A key that looks like a
-// credential, or an unknown table holding one (found among the document's
-// key paths), is reported as an inline secret, under the secret's own key.
-func unknownKeys(strict *toml.StrictMissingError, paths [][]string) []error {
-	var errs []error
-	for _, e := range strict.Errors {
-		key := []string(e.Key())
+// inlineSecret words the problem of an unknown key that looks like a
+// credential, or of an unknown table holding one (found among the
+// document's key paths): an inline secret, reported under the secret's
+// own key. Other unknown keys get confcheck's "unknown key".
+func inlineSecret(paths [][]string) confcheck.UnknownFunc {
+	return func(key []string) *FieldError {
 		if secret := secretUnder(key, paths); secret != nil {
-			errs = append(errs, &FieldError{strings.Join(secret, "."), msgInlineSecret})
-			continue
+			return &FieldError{Field: strings.Join(secret, "."), Problem: msgInlineSecret}
 		}
-		errs = append(errs, &FieldError{strings.Join(key, "."), "unknown key"})
+		return nil
 	}
-	return errs
 }
 
 // secretUnder returns the first key path at or under the unknown key
@@ -273,4 +211,17 @@ func looksSecret(key string) bool {
 		}
 	}
 	return false
+}
+
+// engineOrder returns the engine ids of the document (its key paths) in
+// the order they first appear ([engines.z] before [engines.a] gives z,
+// a), however they are written: tables, dotted keys or inline tables.
+func engineOrder(paths [][]string) []string {
+	var ids []string
+	for _, p := range paths {
+		if len(p) >= 2 && p[0] == "engines" && !slices.Contains(ids, p[1]) {
+			ids = append(ids, p[1])
+		}
+	}
+	return ids
 }

@@ -7,7 +7,6 @@
 package egressfile
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"maps"
@@ -18,6 +17,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 	"github.com/rs/zerolog"
 
+	"github.com/rypsok/rypsok/shared/confcheck"
 	"github.com/rypsok/rypsok/shared/contract"
 	"github.com/rypsok/rypsok/shared/policy"
 )
@@ -85,15 +85,30 @@ type Engine struct {
 	PublicOnly bool     `toml:"public_only,omitempty"`
 }
 
-// Decode reads a configuration file's content strictly: an unknown key or
-// a value of the wrong type is an error naming it, with its line.
+// Decode reads a configuration file's content leniently: File holds
+// every key of the right type, and the error joins a
+// *confcheck.FieldError, with its line, per problem of the file itself (a
+// syntax error; an unknown key, with the key it was probably meant to be;
+// a value of the wrong type; config_version missing or not Version).
+// Values are judged by PolicyConfig and egress/config.
 func Decode(data []byte) (File, error) {
-	var f File
-	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		return File{}, errors.New(decodeError(err))
+	doc, err := confcheck.Read("", data)
+	if err != nil {
+		return File{}, err
 	}
-	return f, nil
+	f, errs := FromDoc(doc)
+	return f, doc.Locate(errs)
+}
+
+// FromDoc decodes a document read by confcheck.Read, as Decode does, and
+// returns its problems without lines (confcheck.Doc.Locate gives them).
+func FromDoc(doc *confcheck.Doc) (File, []error) {
+	var f File
+	errs := doc.Decode(&f, nil)
+	if err := doc.CheckVersion(Version); err != nil {
+		errs = append(errs, err)
+	}
+	return f, errs
 }
 
 // Marshal renders f as TOML.
@@ -101,42 +116,20 @@ func (f File) Marshal() ([]byte, error) {
 	return toml.Marshal(f)
 }
 
-func decodeError(err error) string {
-	var strict *toml.StrictMissingError
-	if errors.As(err, &strict) {
-		keys := make([]string, 0, len(strict.Errors))
-		for _, e := range strict.Errors {
-			keys = append(keys, strings.Join(e.Key(), "."))
-		}
-		return "unknown key " + strings.Join(keys, ", unknown key ")
-	}
-	var de *toml.DecodeError
-	if errors.As(err, &de) {
-		row, col := de.Position()
-		return fmt.Sprintf("line %d column %d: %s", row, col, de.Error())
-	}
-	return err.Error()
-}
-
 // PolicyConfig returns the policy that f's [policy] rules and [engines]
 // tables make (the CA file aside): allow_http, the allow and deny rules,
-// and each engine's endpoints. Its error names every problem, each with
-// its field.
+// and each engine's endpoints. Its error joins a *confcheck.FieldError
+// per bad rule, engine id or endpoint, every one of them, without lines.
 func (f File) PolicyConfig() (policy.Config, error) {
 	c := policy.Config{AllowHTTP: f.Policy.AllowHTTP, Engines: map[string][]policy.Endpoint{}}
-	var errs []error
-	var err error
-	if c.Allow, err = policy.ParseRules(f.Policy.Allow); err != nil {
-		errs = append(errs, fmt.Errorf("policy.allow: %w", err))
-	}
-	if c.Deny, err = policy.ParseRules(f.Policy.Deny); err != nil {
-		errs = append(errs, fmt.Errorf("policy.deny: %w", err))
-	}
-	ids := slices.Sorted(maps.Keys(f.Engines))
-	for _, id := range ids {
-		eps, err := f.Engines[id].endpoints(id)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("engines.%s: %w", id, err))
+	var errs, more []error
+	c.Allow, errs = ParseRules("policy.allow", f.Policy.Allow)
+	c.Deny, more = ParseRules("policy.deny", f.Policy.Deny)
+	errs = append(errs, more...)
+	for _, id := range slices.Sorted(maps.Keys(f.Engines)) {
+		eps, more := f.Engines[id].endpoints(id)
+		if len(more) > 0 {
+			errs = append(errs, more...)
 			continue
 		}
 		c.Engines[id] = eps
@@ -144,24 +137,57 @@ func (f File) PolicyConfig() (policy.Config, error) {
 	return c, errors.Join(errs...)
 }
 
-// endpoints parses the endpoints of engine id.
-func (e Engine) endpoints(id string) ([]policy.Endpoint, error) {
+// ParseRules parses the allow or deny rules of the list field, each on
+// its own (shared/policy's ParseRule): the rules that parse, and a
+// *confcheck.FieldError for every one that does not ("field[i]").
+func ParseRules(field string, raw []string) (policy.Rules, []error) {
+	var rs policy.Rules
+	var errs []error
+	for i, s := range raw {
+		r, err := policy.ParseRule(s)
+		if err != nil {
+			errs = append(errs, entryError(field, i, err))
+			continue
+		}
+		rs = append(rs, r)
+	}
+	return rs, errs
+}
+
+// entryError is the problem of entry i of the list field.
+func entryError(field string, i int, err error) *confcheck.FieldError {
+	return &confcheck.FieldError{Field: fmt.Sprintf("%s[%d]", field, i), Problem: strings.TrimPrefix(err.Error(), "policy: ")}
+}
+
+// endpoints parses the endpoints of engine id, reporting every one that
+// does not parse.
+func (e Engine) endpoints(id string) ([]policy.Endpoint, []error) {
+	field := "engines." + id
 	if !contract.ValidEngineID(id) {
-		return nil, errors.New("engine id must be lower-case ASCII letters, digits, '-' or '_'")
+		return nil, []error{&confcheck.FieldError{Field: field, Problem: "engine id must be lower-case ASCII letters, digits, '-' or '_'"}}
 	}
 	if e.Endpoint == "" {
-		return nil, errors.New("endpoint is required")
+		return nil, []error{&confcheck.FieldError{Field: field + ".endpoint", Problem: "required"}}
 	}
 	var eps []policy.Endpoint
-	for _, raw := range append([]string{e.Endpoint}, e.Endpoints...) {
+	var errs []error
+	add := func(f, raw string) {
 		ep, err := policy.ParseEndpoint(raw)
 		if err != nil {
-			return nil, err
+			// The problem without the URL, which may hold a credential
+			// written by mistake as user info or query.
+			problem := strings.TrimPrefix(err.Error(), fmt.Sprintf("policy: endpoint %q: ", raw))
+			errs = append(errs, &confcheck.FieldError{Field: f, Problem: problem})
+			return
 		}
 		ep.PublicOnly = e.PublicOnly
 		eps = append(eps, ep)
 	}
-	return eps, nil
+	add(field+".endpoint", e.Endpoint)
+	for i, raw := range e.Endpoints {
+		add(fmt.Sprintf("%s.endpoints[%d]", field, i), raw)
+	}
+	return eps, errs
 }
 
 // ParseLevel parses a log level: debug, info, warn or error.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"sync"
 
 	"github.com/rs/zerolog"
@@ -25,9 +24,9 @@ import (
 	"github.com/rypsok/rypsok/shared/limits"
 )
 
-// runtime is what serve and call share: the configuration, the logger,
+// instance is what serve and call share: the configuration, the logger,
 // the egress (started by rypsok in local mode) and the services.
-type runtime struct {
+type instance struct {
 	cfg      config.Config
 	log      zerolog.Logger
 	local    *localEgress // nil in sidecar mode
@@ -52,13 +51,15 @@ func loadConfig(flagPath string, env Env) (config.Config, string, error) {
 // first call that needs it; calls wait for its readiness.
 // In HTTP mode with several callers, one caller may hold only its share
 // (config.HTTP.CallerShare) of the process's LIM-C8 fetches, so that it
-// cannot starve the others.
-func start(flagPath string, stderr io.Writer, env Env, http bool) (*runtime, error) {
+// cannot starve the others. person says a person runs the command (call):
+// at a terminal, it logs in the human form (outputFor).
+func start(flagPath string, st Streams, env Env, http, person bool) (*instance, error) {
 	cfg, _, err := loadConfig(flagPath, env)
 	if err != nil {
 		return nil, err
 	}
-	log := zerolog.New(stderr).Level(cfg.LogLevel).With().Timestamp().Str("service", "rypsok").Logger()
+	out := outputFor(st, env, cfg.LogLevel, person)
+	log := out.logger()
 	if cfg.LogLevel <= zerolog.DebugLevel {
 		log.Warn().Str("event", "debug_logging").Msg("debug logging is on: provider error bodies may be logged (200 characters at most); never use it in production")
 	}
@@ -67,13 +68,13 @@ func start(flagPath string, stderr io.Writer, env Env, http bool) (*runtime, err
 			log.Info().Str("event", "engine_inactive").Str("engine", e.ID).Str("reason", "no_credential").Send()
 		}
 	}
-	r := &runtime{cfg: cfg, log: log, socket: cfg.Egress.Socket}
+	r := &instance{cfg: cfg, log: log, socket: cfg.Egress.Socket}
 	if r.socket == "" {
 		bin, err := launcher.ResolveBinary("")
 		if err != nil {
 			return nil, fmt.Errorf("starting rypsok-egress: %w", err)
 		}
-		r.local = newLocal(launcher.Options{Binary: bin, Config: cfg.EgressTOML, Stderr: stderr, Log: log})
+		r.local = newLocal(launcher.Options{Binary: bin, Config: cfg.EgressTOML, Stderr: out.egress, Log: log})
 	}
 	r.metrics = telemetry.New()
 	r.health = health.New(health.Options{OnTransition: func(engine string, from, to response.EngineState) {
@@ -119,7 +120,7 @@ func userAgent(contact string) string {
 
 // pipeline builds the search pipeline: one driver per active engine, each
 // reaching its provider only through the egress, engine profile.
-func (r *runtime) pipeline(registry *fetch.Registry) (*search.Pipeline, error) {
+func (r *instance) pipeline(registry *fetch.Registry) (*search.Pipeline, error) {
 	out := r.outbound()
 	var engines []*search.Engine
 	for _, e := range r.cfg.Engines {
@@ -167,7 +168,7 @@ func returned(registry *fetch.Registry) func(string) {
 }
 
 // outbound is the front's way out: the egress it started or the sidecar.
-func (r *runtime) outbound() outbound.Egress {
+func (r *instance) outbound() outbound.Egress {
 	out := outbound.Egress{Socket: r.socket}
 	if r.local != nil {
 		out.Ready = r.local.ready
@@ -176,7 +177,7 @@ func (r *runtime) outbound() outbound.Egress {
 }
 
 // close waits for the calls' work and stops the egress rypsok started.
-func (r *runtime) close() {
+func (r *instance) close() {
 	if r.services != nil {
 		r.services.Wait()
 	}
@@ -187,7 +188,7 @@ func (r *runtime) close() {
 
 // startEgress starts the egress rypsok runs itself (none with a sidecar
 // socket), once. A call that needs it starts it too.
-func (r *runtime) startEgress() {
+func (r *instance) startEgress() {
 	if r.local != nil {
 		r.local.start()
 	}
