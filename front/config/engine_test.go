@@ -198,3 +198,44 @@ func TestLooksSecret(t *testing.T) {
 		}
 	}
 }
+
+// TestEnginePace checks rate_per_second and burst: the type's (its
+// provider's smallest plan's) when absent, the operator's within what
+// the provider publishes, refused above it with the maximum named.
+func TestEnginePace(t *testing.T) {
+	tests := []struct {
+		name        string
+		toml        string
+		rate        float64
+		burst       int
+		field       string // "": valid
+		wantProblem string
+	}{
+		{"brave's default: the free plan", "type = \"brave\"", 1, 1, "", ""},
+		{"brave at a 20/s plan", "type = \"brave\"\nrate_per_second = 20\nburst = 20", 20, 20, "", ""},
+		{"brave at its largest plan", "type = \"brave\"\nrate_per_second = 50\nburst = 50", 50, 50, "", ""},
+		{"brave above its largest plan", "type = \"brave\"\nrate_per_second = 80", 80, 1, "engines.e.rate_per_second", "at most 50, the most brave publishes"},
+		{"a burst above the maximum", "type = \"brave\"\nburst = 51", 1, 51, "engines.e.burst", "1 to 50"},
+		{"a zero rate", "type = \"stackexchange\"\nrate_per_second = 0", 0, 2, "engines.e.rate_per_second", "more than 0"},
+		{"a zero burst", "type = \"stackexchange\"\nburst = 0", 1, 0, "engines.e.burst", "1 to 30"},
+		{"arXiv cannot go faster than its terms", "type = \"arxiv\"\nrate_per_second = 1", 1, 1, "engines.e.rate_per_second", "at most 0.3333333333333333"},
+		{"a slower pace is always allowed", "type = \"arxiv\"\nrate_per_second = 0.1", 0.1, 1, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Parse([]byte(minimal+"[engines.e]\n"+tt.toml+"\n"), envOf(map[string]string{"BRAVE_API_KEY": "k"}))
+			if tt.field != "" {
+				if !hasField(err, tt.field, tt.wantProblem) {
+					t.Fatalf("got %v, want a problem of %s saying %q", err, tt.field, tt.wantProblem)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e := c.Engines[0]; e.RatePerSecond != tt.rate || e.Burst != tt.burst {
+				t.Errorf("pace %v/s burst %d, want %v/s burst %d", e.RatePerSecond, e.Burst, tt.rate, tt.burst)
+			}
+		})
+	}
+}

@@ -54,10 +54,17 @@ type Result struct {
 
 // Properties are what a driver declares about its engine (REQ-ENG-010).
 type Properties struct {
-	// RatePerSecond and Burst pace requests to the provider (REQ-CMP-002);
-	// zero RatePerSecond means no pacing.
+	// RatePerSecond and Burst pace requests to the provider (REQ-CMP-002):
+	// the smallest plan's pace, which an operator's [engines.<id>]
+	// rate_per_second and burst may raise; zero RatePerSecond means no
+	// pacing.
 	RatePerSecond float64
 	Burst         int
+	// MaxRatePerSecond and MaxBurst are the most the provider publishes
+	// for any plan (or, for an instance that is the operator's, a bound
+	// of sense): a configuration asking more is refused.
+	MaxRatePerSecond float64
+	MaxBurst         int
 	// Concurrency caps requests in flight to the provider; zero means no cap.
 	Concurrency int
 	// MaxQueryChars is the longest query the provider takes, in characters;

@@ -50,7 +50,11 @@ var properties = engine.Properties{
 	// more than one request every three seconds, one connection at a time.
 	RatePerSecond: 1.0 / 3,
 	Burst:         1,
-	Concurrency:   1,
+	// MaxRatePerSecond and MaxBurst are the same Terms of Use: no plan
+	// allows more.
+	MaxRatePerSecond: 1.0 / 3,
+	MaxBurst:         1,
+	Concurrency:      1,
 	// MaxQueryChars is LIM-S1: the API documents no limit.
 	MaxQueryChars: limits.S1QueryMaxChars,
 	TimeRanges:    engine.AllTimeRanges(),

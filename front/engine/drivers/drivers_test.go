@@ -234,6 +234,9 @@ func TestPropertiesWithinLimits(t *testing.T) {
 			if p.RatePerSecond <= 0 || p.Burst < 1 || p.Concurrency < 1 {
 				t.Errorf("pacing %v/s burst %d concurrency %d: every engine is paced", p.RatePerSecond, p.Burst, p.Concurrency)
 			}
+			if p.MaxRatePerSecond < p.RatePerSecond || p.MaxBurst < p.Burst {
+				t.Errorf("pacing %v/s burst %d above the provider's maximum %v/s burst %d", p.RatePerSecond, p.Burst, p.MaxRatePerSecond, p.MaxBurst)
+			}
 			if p.MaxQueryChars < 1 || p.MaxQueryChars > limits.S1QueryMaxChars {
 				t.Errorf("MaxQueryChars %d outside 1..LIM-S1", p.MaxQueryChars)
 			}
@@ -265,15 +268,17 @@ func TestAdmissionRecords(t *testing.T) {
 			}
 			p := d.Properties()
 			want := map[string]string{
-				"RatePerSecond": strconv.FormatFloat(p.RatePerSecond, 'f', -1, 64),
-				"Burst":         strconv.Itoa(p.Burst),
-				"Concurrency":   strconv.Itoa(p.Concurrency),
-				"MaxQueryChars": strconv.Itoa(p.MaxQueryChars),
-				"TimeRanges":    list(p.TimeRanges),
-				"Cacheable":     yesNo(p.Cacheable),
-				"Attribution":   yesNo(p.Attribution),
-				"MaxBodyBytes":  strconv.FormatInt(p.MaxBodyBytes, 10),
-				"Languages":     languages(p, testConfig.Languages),
+				"RatePerSecond":    strconv.FormatFloat(p.RatePerSecond, 'f', -1, 64),
+				"Burst":            strconv.Itoa(p.Burst),
+				"MaxRatePerSecond": strconv.FormatFloat(p.MaxRatePerSecond, 'f', -1, 64),
+				"MaxBurst":         strconv.Itoa(p.MaxBurst),
+				"Concurrency":      strconv.Itoa(p.Concurrency),
+				"MaxQueryChars":    strconv.Itoa(p.MaxQueryChars),
+				"TimeRanges":       list(p.TimeRanges),
+				"Cacheable":        yesNo(p.Cacheable),
+				"Attribution":      yesNo(p.Attribution),
+				"MaxBodyBytes":     strconv.FormatInt(p.MaxBodyBytes, 10),
+				"Languages":        languages(p, testConfig.Languages),
 			}
 			fields := reflect.TypeFor[engine.Properties]()
 			for i := range fields.NumField() {

@@ -54,7 +54,11 @@ var properties = engine.Properties{
 	// search engine is one person's project.
 	RatePerSecond: 1,
 	Burst:         1,
-	Concurrency:   1,
+	// MaxRatePerSecond and MaxBurst stay at the gentle pace: the key is
+	// the public one, shared by everyone.
+	MaxRatePerSecond: 1,
+	MaxBurst:         1,
+	Concurrency:      1,
 	// MaxQueryChars is LIM-S1: the API documents no limit.
 	MaxQueryChars: limits.S1QueryMaxChars,
 	TimeRanges:    nil, // the API has no date filter

@@ -50,7 +50,11 @@ var properties = engine.Properties{
 	// often.
 	RatePerSecond: 2,
 	Burst:         4,
-	Concurrency:   4,
+	// MaxRatePerSecond and MaxBurst bound an instance that is the
+	// operator's own by sense rather than by a provider's publication.
+	MaxRatePerSecond: 20,
+	MaxBurst:         20,
+	Concurrency:      4,
 	// MaxQueryChars is LIM-S1: SearXNG sets no limit of its own.
 	MaxQueryChars: limits.S1QueryMaxChars,
 	TimeRanges:    engine.AllTimeRanges(),

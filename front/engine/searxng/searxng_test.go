@@ -62,7 +62,7 @@ func TestProperties(t *testing.T) {
 	}
 	p.TimeRanges = nil
 	want := engine.Properties{
-		RatePerSecond: 2, Burst: 4, Concurrency: 4, MaxQueryChars: limits.S1QueryMaxChars,
+		RatePerSecond: 2, Burst: 4, MaxRatePerSecond: 20, MaxBurst: 20, Concurrency: 4, MaxQueryChars: limits.S1QueryMaxChars,
 		Cacheable: true, Attribution: false, MaxBodyBytes: 2 << 20,
 	}
 	if !reflect.DeepEqual(p, want) {

@@ -56,7 +56,11 @@ var properties = engine.Properties{
 	// its exhaustion is classified (throttle_violation).
 	RatePerSecond: 1,
 	Burst:         2,
-	Concurrency:   2,
+	// MaxRatePerSecond and MaxBurst are the per-IP ceiling the API
+	// publishes (30 requests a second).
+	MaxRatePerSecond: 30,
+	MaxBurst:         30,
+	Concurrency:      2,
 	// MaxQueryChars is LIM-S1: the API documents no limit of q.
 	MaxQueryChars: limits.S1QueryMaxChars,
 	TimeRanges:    engine.AllTimeRanges(),
