@@ -4,7 +4,18 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strings"
 )
+
+// WebURL reports whether u is an absolute http or https URL, as a result
+// must be: drivers drop a result whose URL is not.
+func WebURL(u string) bool {
+	rest, ok := strings.CutPrefix(u, "https://")
+	if !ok {
+		rest, ok = strings.CutPrefix(u, "http://")
+	}
+	return ok && rest != "" && rest[0] != '/'
+}
 
 // ErrEndpoint is wrapped by ProviderURL's errors.
 var ErrEndpoint = errors.New("engine: invalid endpoint")

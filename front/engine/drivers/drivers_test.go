@@ -16,6 +16,8 @@ import (
 	"github.com/rypsok/rypsok/front/engine/arxiv"
 	"github.com/rypsok/rypsok/front/engine/brave"
 	"github.com/rypsok/rypsok/front/engine/duckduckgo"
+	"github.com/rypsok/rypsok/front/engine/gdelt"
+	"github.com/rypsok/rypsok/front/engine/hackernews"
 	"github.com/rypsok/rypsok/front/engine/marginalia"
 	"github.com/rypsok/rypsok/front/engine/searxng"
 	"github.com/rypsok/rypsok/front/engine/stackexchange"
@@ -98,6 +100,8 @@ func TestDescriptors(t *testing.T) {
 		{arxiv.Type, "", []response.Category{science}, engine.Capabilities{TimeRange: true}, []string{"https://export.arxiv.org"}, false},
 		{marginalia.Type, "", []response.Category{general}, engine.Capabilities{SafeSearch: true}, []string{"https://api2.marginalia-search.com"}, false},
 		{duckduckgo.Type, "", []response.Category{general}, engine.Capabilities{Language: true, Region: true, TimeRange: true}, []string{"https://html.duckduckgo.com"}, true},
+		{gdelt.Type, "", []response.Category{news, general}, engine.Capabilities{Language: true, TimeRange: true}, []string{"https://api.gdeltproject.org"}, false},
+		{hackernews.Type, "", []response.Category{it, news}, engine.Capabilities{TimeRange: true}, []string{"https://hn.algolia.com"}, false},
 	}
 	if len(tests) != len(registry) {
 		t.Errorf("%d rows for %d registered types", len(tests), len(registry))
@@ -202,6 +206,8 @@ func TestNew(t *testing.T) {
 		{"stackexchange builds with nothing", stackexchange.Type, engine.Config{}, nil},
 		{"arxiv builds with nothing", arxiv.Type, engine.Config{}, nil},
 		{"marginalia builds with nothing", marginalia.Type, engine.Config{}, nil},
+		{"gdelt builds with nothing", gdelt.Type, engine.Config{}, nil},
+		{"hackernews builds with nothing", hackernews.Type, engine.Config{}, nil},
 		{"stackexchange with an invalid endpoint gives the driver's error", stackexchange.Type, engine.Config{Endpoint: "ftp://x"}, engine.ErrEndpoint},
 		{"an unknown type is refused", "google", testConfig, ErrUnknownType},
 		{"the empty type is refused", "", testConfig, ErrUnknownType},
