@@ -66,13 +66,17 @@ func TestZeroConfiguration(t *testing.T) {
 			}
 			// The keyless engines with official interfaces are active
 			// whatever the environment: zero configuration fuses several.
-			for i, want := range []struct{ typ, category string }{
-				{"stackexchange", "it"}, {"arxiv", "science"}, {"marginalia", "general"},
+			for i, want := range []struct {
+				typ        string
+				categories []string
+			}{
+				{"stackexchange", []string{"it"}}, {"arxiv", []string{"science"}}, {"marginalia", []string{"general"}},
+				{"gdelt", []string{"news", "general"}}, {"hackernews", []string{"it", "news"}},
 			} {
 				e := es[2+i]
 				if e.Type != want.typ || e.State != EngineActive || e.KeyEnv != "" || e.Credential != "" ||
-					!slices.Equal(e.Categories, []string{want.category}) || e.Weight != 1 || e.Endpoint != nil {
-					t.Errorf("%s: got %+v, want an active keyless %s engine", want.typ, e, want.category)
+					!slices.Equal(e.Categories, want.categories) || e.Weight != 1 || e.Endpoint != nil {
+					t.Errorf("%s: got %+v, want an active keyless engine of %v", want.typ, e, want.categories)
 				}
 			}
 		})
@@ -81,7 +85,7 @@ func TestZeroConfiguration(t *testing.T) {
 
 // defaultIDs are the engines of the zero configuration, in preference
 // order.
-var defaultIDs = []string{"wikipedia", "brave", "stackexchange", "arxiv", "marginalia"}
+var defaultIDs = []string{"wikipedia", "brave", "stackexchange", "arxiv", "marginalia", "gdelt", "hackernews"}
 
 func TestCredentials(t *testing.T) {
 	keyFile := writeFile(t, "key", "\n\t file-key \n")

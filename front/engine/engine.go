@@ -25,6 +25,10 @@ import (
 type Request struct {
 	// Query is the query after the privacy check, trimmed.
 	Query string
+	// Category is the call's category ("general", "news", "science",
+	// "it"), for a provider that searches by category (SearXNG); "" for
+	// none.
+	Category string
 	// Language is a configured language code ("en", "ja", "zh-tw"); the
 	// engine's driver maps it to the provider's own code.
 	Language string

@@ -154,6 +154,7 @@ func (p *Pipeline) waitBy(e *Engine, collectBy time.Time) time.Time {
 func (p *Pipeline) engineRequest(req Request, query string) engine.Request {
 	return engine.Request{
 		Query:      query,
+		Category:   string(req.Category),
 		Language:   req.Language,
 		Region:     p.opts.Region,
 		SafeSearch: p.opts.SafeSearch,
