@@ -58,7 +58,7 @@ var properties = engine.Properties{
 	// MaxQueryChars is LIM-S1: the API documents no limit.
 	MaxQueryChars: limits.S1QueryMaxChars,
 	TimeRanges:    engine.AllTimeRanges(),
-	Languages:     english,
+	Languages:     engine.English,
 	Cacheable:     true,
 	Attribution:   true,
 	// MaxBodyBytes bounds an answer: ten entries with abstracts stay far
@@ -91,20 +91,12 @@ func New(cfg engine.Config) (engine.Driver, error) {
 // Properties implements engine.Driver; see docs/engines/arxiv.md.
 func (d *driver) Properties() engine.Properties { return properties }
 
-// english reports whether lang is English, with any region: arXiv's
-// papers are written in English all but a few, and the API has no
-// language parameter.
-func english(lang string) bool {
-	primary, _, _ := strings.Cut(strings.ToLower(lang), "-")
-	return primary == "en"
-}
-
 // Search implements engine.Driver. A language other than English, or an
 // unknown time_range, is refused (bad_response) without a request; a
 // query with no searchable term (punctuation only) gives no result
 // without a request.
 func (d *driver) Search(ctx context.Context, c *http.Client, req engine.Request) ([]engine.Result, error) {
-	if req.Language != "" && !english(req.Language) {
+	if req.Language != "" && !engine.English(req.Language) {
 		return nil, engine.Errorf(response.ClassBadResponse, "language %q not honored", req.Language)
 	}
 	var period string

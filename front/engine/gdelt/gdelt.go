@@ -128,11 +128,7 @@ func (d *driver) Search(ctx context.Context, c *http.Client, req engine.Request)
 	if err != nil {
 		return nil, err
 	}
-	hr, err := engine.NewRequest(d.api, q, d.userAgent)
-	if err != nil {
-		return nil, err
-	}
-	a, err := engine.Fetch(ctx, c, hr, properties.MaxBodyBytes)
+	a, err := engine.Get(ctx, c, d.api, q, d.userAgent, properties.MaxBodyBytes)
 	if err != nil {
 		return nil, err
 	}

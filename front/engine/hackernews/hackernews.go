@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/rypsok/rypsok/front/engine"
@@ -55,7 +54,7 @@ var properties = engine.Properties{
 	// MaxQueryChars is LIM-S1: Algolia takes queries of up to 512 bytes.
 	MaxQueryChars: limits.S1QueryMaxChars,
 	TimeRanges:    engine.AllTimeRanges(),
-	Languages:     english,
+	Languages:     engine.English,
 	// Cacheable is false: the API publishes no terms granting storage.
 	Cacheable:   false,
 	Attribution: false,
@@ -86,28 +85,17 @@ func New(cfg engine.Config) (engine.Driver, error) {
 // Properties implements engine.Driver; see docs/engines/hackernews.md.
 func (d *driver) Properties() engine.Properties { return properties }
 
-// english reports whether lang is English, with any region: Hacker News
-// is written in English.
-func english(lang string) bool {
-	primary, _, _ := strings.Cut(strings.ToLower(lang), "-")
-	return primary == "en"
-}
-
 // Search implements engine.Driver. A language other than English, or an
 // unknown time_range, is refused (bad_response) without a request.
 func (d *driver) Search(ctx context.Context, c *http.Client, req engine.Request) ([]engine.Result, error) {
-	if req.Language != "" && !english(req.Language) {
+	if req.Language != "" && !engine.English(req.Language) {
 		return nil, engine.Errorf(response.ClassBadResponse, "language %q not honored", req.Language)
 	}
 	q, err := query(req, d.now())
 	if err != nil {
 		return nil, err
 	}
-	hr, err := engine.NewRequest(d.api, q, d.userAgent)
-	if err != nil {
-		return nil, err
-	}
-	a, err := engine.Fetch(ctx, c, hr, properties.MaxBodyBytes)
+	a, err := engine.Get(ctx, c, d.api, q, d.userAgent, properties.MaxBodyBytes)
 	if err != nil {
 		return nil, err
 	}
