@@ -127,7 +127,7 @@ func TestCallsOverStdio(t *testing.T) {
 	}
 	// The zero configuration's keyless engines are active (closed
 	// breakers), the egress started for them: it accepted their profiles.
-	for _, id := range []string{"wikipedia", "stackexchange", "arxiv", "marginalia"} {
+	for _, id := range []string{"wikipedia", "stackexchange", "arxiv", "marginalia", "gdelt", "hackernews"} {
 		if !strings.Contains(string(engines), `"id":"`+id+`","latency_ms":null,"state":"closed"`) {
 			t.Errorf("%s should be active without configuration: %s", id, engines)
 		}

@@ -30,8 +30,8 @@ const resultOverhead = 96
 // Key is one engine request of one caller: the query after the privacy
 // check and every parameter the engine is asked with.
 type Key struct {
-	Caller, Engine, Query, Language, Region, SafeSearch, TimeRange string
-	Count                                                          int
+	Caller, Engine, Query, Category, Language, Region, SafeSearch, TimeRange string
+	Count                                                                    int
 }
 
 // digest is the key's SHA-256 over its length-prefixed fields, so that
@@ -39,7 +39,7 @@ type Key struct {
 func (k Key) digest() [sha256.Size]byte {
 	h := sha256.New()
 	var n [8]byte
-	for _, f := range []string{k.Caller, k.Engine, k.Query, k.Language, k.Region, k.SafeSearch, k.TimeRange} {
+	for _, f := range []string{k.Caller, k.Engine, k.Query, k.Category, k.Language, k.Region, k.SafeSearch, k.TimeRange} {
 		binary.BigEndian.PutUint64(n[:], uint64(len(f)))
 		h.Write(n[:])
 		h.Write([]byte(f))

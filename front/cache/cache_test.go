@@ -20,21 +20,22 @@ func results(n int) []engine.Result {
 
 func TestEveryFieldOfTheKeyCounts(t *testing.T) {
 	c := New(Options{})
-	base := Key{Caller: "a", Engine: "wikipedia", Query: "q", Language: "en", Region: "US", SafeSearch: "moderate", TimeRange: "week", Count: 10}
+	base := Key{Caller: "a", Engine: "wikipedia", Query: "q", Category: "general", Language: "en", Region: "US", SafeSearch: "moderate", TimeRange: "week", Count: 10}
 	c.Put(base, results(1))
 	if _, ok := c.Get(base); !ok {
 		t.Fatal("no hit for the same key")
 	}
 	for name, k := range map[string]Key{
-		"caller":                   {Caller: "b", Engine: "wikipedia", Query: "q", Language: "en", Region: "US", SafeSearch: "moderate", TimeRange: "week", Count: 10},
-		"engine":                   {Caller: "a", Engine: "brave", Query: "q", Language: "en", Region: "US", SafeSearch: "moderate", TimeRange: "week", Count: 10},
-		"query":                    {Caller: "a", Engine: "wikipedia", Query: "Q", Language: "en", Region: "US", SafeSearch: "moderate", TimeRange: "week", Count: 10},
-		"language":                 {Caller: "a", Engine: "wikipedia", Query: "q", Language: "ja", Region: "US", SafeSearch: "moderate", TimeRange: "week", Count: 10},
-		"region":                   {Caller: "a", Engine: "wikipedia", Query: "q", Language: "en", Region: "GB", SafeSearch: "moderate", TimeRange: "week", Count: 10},
-		"safe search":              {Caller: "a", Engine: "wikipedia", Query: "q", Language: "en", Region: "US", SafeSearch: "strict", TimeRange: "week", Count: 10},
-		"time range":               {Caller: "a", Engine: "wikipedia", Query: "q", Language: "en", Region: "US", SafeSearch: "moderate", TimeRange: "day", Count: 10},
-		"count":                    {Caller: "a", Engine: "wikipedia", Query: "q", Language: "en", Region: "US", SafeSearch: "moderate", TimeRange: "week", Count: 5},
-		"a shifted field boundary": {Caller: "a", Engine: "wikipediaq", Query: "", Language: "en", Region: "US", SafeSearch: "moderate", TimeRange: "week", Count: 10},
+		"caller":                   {Caller: "b", Engine: "wikipedia", Query: "q", Category: "general", Language: "en", Region: "US", SafeSearch: "moderate", TimeRange: "week", Count: 10},
+		"engine":                   {Caller: "a", Engine: "brave", Query: "q", Category: "general", Language: "en", Region: "US", SafeSearch: "moderate", TimeRange: "week", Count: 10},
+		"query":                    {Caller: "a", Engine: "wikipedia", Query: "Q", Category: "general", Language: "en", Region: "US", SafeSearch: "moderate", TimeRange: "week", Count: 10},
+		"category":                 {Caller: "a", Engine: "wikipedia", Query: "q", Category: "news", Language: "en", Region: "US", SafeSearch: "moderate", TimeRange: "week", Count: 10},
+		"language":                 {Caller: "a", Engine: "wikipedia", Query: "q", Category: "general", Language: "ja", Region: "US", SafeSearch: "moderate", TimeRange: "week", Count: 10},
+		"region":                   {Caller: "a", Engine: "wikipedia", Query: "q", Category: "general", Language: "en", Region: "GB", SafeSearch: "moderate", TimeRange: "week", Count: 10},
+		"safe search":              {Caller: "a", Engine: "wikipedia", Query: "q", Category: "general", Language: "en", Region: "US", SafeSearch: "strict", TimeRange: "week", Count: 10},
+		"time range":               {Caller: "a", Engine: "wikipedia", Query: "q", Category: "general", Language: "en", Region: "US", SafeSearch: "moderate", TimeRange: "day", Count: 10},
+		"count":                    {Caller: "a", Engine: "wikipedia", Query: "q", Category: "general", Language: "en", Region: "US", SafeSearch: "moderate", TimeRange: "week", Count: 5},
+		"a shifted field boundary": {Caller: "a", Engine: "wikipediaq", Query: "", Category: "general", Language: "en", Region: "US", SafeSearch: "moderate", TimeRange: "week", Count: 10},
 	} {
 		if _, ok := c.Get(k); ok {
 			t.Errorf("another %s hits", name)

@@ -17,6 +17,7 @@ import (
 	"github.com/rypsok/rypsok/front/health"
 	"github.com/rypsok/rypsok/front/launcher"
 	"github.com/rypsok/rypsok/front/outbound"
+	"github.com/rypsok/rypsok/front/pacing"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/front/search"
 	"github.com/rypsok/rypsok/front/telemetry"
@@ -119,10 +120,12 @@ func userAgent(contact string) string {
 }
 
 // pipeline builds the search pipeline: one driver per active engine, each
-// reaching its provider only through the egress, engine profile.
+// reaching its provider only through the egress, engine profile, and
+// paced at its configured rate and burst.
 func (r *instance) pipeline(registry *fetch.Registry) (*search.Pipeline, error) {
 	out := r.outbound()
 	var engines []*search.Engine
+	rates := map[string]pacing.Rate{}
 	for _, e := range r.cfg.Engines {
 		if e.State != config.EngineActive {
 			continue
@@ -139,6 +142,7 @@ func (r *instance) pipeline(registry *fetch.Registry) (*search.Pipeline, error) 
 		}
 		client := out.Client(contract.ProfileEngine, e.ID, d.Properties().MaxBodyBytes)
 		engines = append(engines, search.NewEngine(e.ID, e.Categories, e.Weight, d, client))
+		rates[e.ID] = pacing.Rate{PerSecond: e.RatePerSecond, Burst: e.Burst}
 	}
 	var c *cache.Cache
 	if r.cfg.Cache.Enabled {
@@ -147,6 +151,7 @@ func (r *instance) pipeline(registry *fetch.Registry) (*search.Pipeline, error) 
 	return search.New(search.Options{
 		Cache:               c,
 		Engines:             engines,
+		Pacer:               pacing.NewLocal(rates),
 		Secrets:             r.cfg.Privacy.SecretDetection,
 		DropInstructionLike: r.cfg.Search.DropInstructionLike,
 		Region:              r.cfg.Search.Region,

@@ -32,6 +32,8 @@ func TestEgressTOMLRoundTrip(t *testing.T) {
 			"stackexchange": {public("https://api.stackexchange.com")},
 			"arxiv":         {public("https://export.arxiv.org")},
 			"marginalia":    {public("https://api2.marginalia-search.com")},
+			"gdelt":         {public("https://api.gdeltproject.org")},
+			"hackernews":    {public("https://hn.algolia.com")},
 		}},
 		{"the default configuration with BRAVE_API_KEY", Default(envOf(map[string]string{"BRAVE_API_KEY": "k"})), map[string][]policy.Endpoint{
 			"wikipedia":     {public("https://en.wikipedia.org")},
@@ -39,6 +41,8 @@ func TestEgressTOMLRoundTrip(t *testing.T) {
 			"stackexchange": {public("https://api.stackexchange.com")},
 			"arxiv":         {public("https://export.arxiv.org")},
 			"marginalia":    {public("https://api2.marginalia-search.com")},
+			"gdelt":         {public("https://api.gdeltproject.org")},
+			"hackernews":    {public("https://hn.algolia.com")},
 		}},
 		{"a full configuration", full, map[string][]policy.Endpoint{
 			"wiki-local": {endpoint("http://127.0.0.1:8080/wiki")},

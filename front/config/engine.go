@@ -54,6 +54,12 @@ type Engine struct {
 	Categories []string
 	// Weight is its rank-fusion weight, in (0, 10]; 1 by default.
 	Weight float64
+	// RatePerSecond and Burst are the pace of its requests to the provider
+	// (REQ-CMP-002): the type's, its provider's smallest plan's, unless
+	// the operator's plan allows more; never above what the provider
+	// publishes (the type's MaxRatePerSecond and MaxBurst).
+	RatePerSecond float64
+	Burst         int
 	// Endpoint replaces the provider's base URL; nil (the default) means
 	// the type's own endpoints (engine.Descriptor.DefaultEndpoints). A
 	// type whose endpoint is required has none of its own: its engines
@@ -146,6 +152,7 @@ func (p *problems) engine(id string, f engineFile, env func(string) string) Engi
 	if !(e.Weight > 0 && e.Weight <= maxWeight) {
 		p.add(field+".weight", "want more than 0 and at most %d, got %v", maxWeight, e.Weight)
 	}
+	e.RatePerSecond, e.Burst = p.pace(field, f, t)
 	e.Categories = p.categories(field, f.Categories, t)
 	e.KeyEnv, e.KeyFile = p.keySource(field, f, t)
 	switch {
@@ -169,6 +176,27 @@ func (p *problems) engineType(field, name string) engine.Descriptor {
 		p.add(field+".type", "unknown engine type %q; known types: %s", name, strings.Join(drivers.Types(), ", "))
 	}
 	return t
+}
+
+// pace returns the engine's rate and burst: the file's, within what the
+// type's provider publishes, else the type's own. A type that is not
+// known has its own problem.
+func (p *problems) pace(field string, f engineFile, t engine.Descriptor) (perSecond float64, burst int) {
+	props := t.Properties
+	perSecond, burst = props.RatePerSecond, props.Burst
+	if f.RatePerSecond != nil {
+		perSecond = *f.RatePerSecond
+		if t.Type != "" && !(perSecond > 0 && perSecond <= props.MaxRatePerSecond) {
+			p.add(field+".rate_per_second", "want more than 0 and at most %v, the most %s publishes for any plan; got %v", props.MaxRatePerSecond, t.Type, perSecond)
+		}
+	}
+	if f.Burst != nil {
+		burst = *f.Burst
+		if t.Type != "" && !(burst >= 1 && burst <= props.MaxBurst) {
+			p.add(field+".burst", "want 1 to %d, the most %s publishes for any plan; got %d", props.MaxBurst, t.Type, burst)
+		}
+	}
+	return perSecond, burst
 }
 
 // categories returns the engine's categories: the type's when the file

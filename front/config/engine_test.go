@@ -66,13 +66,17 @@ func TestZeroConfiguration(t *testing.T) {
 			}
 			// The keyless engines with official interfaces are active
 			// whatever the environment: zero configuration fuses several.
-			for i, want := range []struct{ typ, category string }{
-				{"stackexchange", "it"}, {"arxiv", "science"}, {"marginalia", "general"},
+			for i, want := range []struct {
+				typ        string
+				categories []string
+			}{
+				{"stackexchange", []string{"it"}}, {"arxiv", []string{"science"}}, {"marginalia", []string{"general"}},
+				{"gdelt", []string{"news", "general"}}, {"hackernews", []string{"it", "news"}},
 			} {
 				e := es[2+i]
 				if e.Type != want.typ || e.State != EngineActive || e.KeyEnv != "" || e.Credential != "" ||
-					!slices.Equal(e.Categories, []string{want.category}) || e.Weight != 1 || e.Endpoint != nil {
-					t.Errorf("%s: got %+v, want an active keyless %s engine", want.typ, e, want.category)
+					!slices.Equal(e.Categories, want.categories) || e.Weight != 1 || e.Endpoint != nil {
+					t.Errorf("%s: got %+v, want an active keyless engine of %v", want.typ, e, want.categories)
 				}
 			}
 		})
@@ -81,7 +85,7 @@ func TestZeroConfiguration(t *testing.T) {
 
 // defaultIDs are the engines of the zero configuration, in preference
 // order.
-var defaultIDs = []string{"wikipedia", "brave", "stackexchange", "arxiv", "marginalia"}
+var defaultIDs = []string{"wikipedia", "brave", "stackexchange", "arxiv", "marginalia", "gdelt", "hackernews"}
 
 func TestCredentials(t *testing.T) {
 	keyFile := writeFile(t, "key", "\n\t file-key \n")
@@ -196,5 +200,46 @@ func TestLooksSecret(t *testing.T) {
 		if got := looksSecret(tc.key); got != tc.want {
 			t.Errorf("looksSecret(%q): got %v, want %v", tc.key, got, tc.want)
 		}
+	}
+}
+
+// TestEnginePace checks rate_per_second and burst: the type's (its
+// provider's smallest plan's) when absent, the operator's within what
+// the provider publishes, refused above it with the maximum named.
+func TestEnginePace(t *testing.T) {
+	tests := []struct {
+		name        string
+		toml        string
+		rate        float64
+		burst       int
+		field       string // "": valid
+		wantProblem string
+	}{
+		{"brave's default: the free plan", "type = \"brave\"", 1, 1, "", ""},
+		{"brave at a 20/s plan", "type = \"brave\"\nrate_per_second = 20\nburst = 20", 20, 20, "", ""},
+		{"brave at its largest plan", "type = \"brave\"\nrate_per_second = 50\nburst = 50", 50, 50, "", ""},
+		{"brave above its largest plan", "type = \"brave\"\nrate_per_second = 80", 80, 1, "engines.e.rate_per_second", "at most 50, the most brave publishes"},
+		{"a burst above the maximum", "type = \"brave\"\nburst = 51", 1, 51, "engines.e.burst", "1 to 50"},
+		{"a zero rate", "type = \"stackexchange\"\nrate_per_second = 0", 0, 2, "engines.e.rate_per_second", "more than 0"},
+		{"a zero burst", "type = \"stackexchange\"\nburst = 0", 1, 0, "engines.e.burst", "1 to 30"},
+		{"arXiv cannot go faster than its terms", "type = \"arxiv\"\nrate_per_second = 1", 1, 1, "engines.e.rate_per_second", "at most 0.3333333333333333"},
+		{"a slower pace is always allowed", "type = \"arxiv\"\nrate_per_second = 0.1", 0.1, 1, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Parse([]byte(minimal+"[engines.e]\n"+tt.toml+"\n"), envOf(map[string]string{"BRAVE_API_KEY": "k"}))
+			if tt.field != "" {
+				if !hasField(err, tt.field, tt.wantProblem) {
+					t.Fatalf("got %v, want a problem of %s saying %q", err, tt.field, tt.wantProblem)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e := c.Engines[0]; e.RatePerSecond != tt.rate || e.Burst != tt.burst {
+				t.Errorf("pace %v/s burst %d, want %v/s burst %d", e.RatePerSecond, e.Burst, tt.rate, tt.burst)
+			}
+		})
 	}
 }

@@ -94,6 +94,10 @@ type engineFile struct {
 	APIKeyFile string   `toml:"api_key_file"`
 	Endpoint   string   `toml:"endpoint"`
 	Weight     *float64 `toml:"weight"`
+	// RatePerSecond and Burst set the provider's pace for the operator's
+	// plan; the type's (its smallest plan's) when absent.
+	RatePerSecond *float64 `toml:"rate_per_second"`
+	Burst         *int     `toml:"burst"`
 }
 
 // Engine defaults that do not depend on the type.

@@ -3,6 +3,8 @@ package config
 import (
 	"github.com/rypsok/rypsok/front/engine/arxiv"
 	"github.com/rypsok/rypsok/front/engine/brave"
+	"github.com/rypsok/rypsok/front/engine/gdelt"
+	"github.com/rypsok/rypsok/front/engine/hackernews"
 	"github.com/rypsok/rypsok/front/engine/marginalia"
 	"github.com/rypsok/rypsok/front/engine/stackexchange"
 	"github.com/rypsok/rypsok/front/engine/wikipedia"
@@ -35,14 +37,18 @@ func categoryNames(cs []response.Category) []string {
 // defaultEngines are the engines of the zero configuration, in preference
 // order; their types supply everything else (the brave type reads
 // BRAVE_API_KEY). Every one uses an official interface (docs/design:
-// engines and compliance); all but
-// brave are keyless, so that the zero configuration fuses several engines
-// in general (wikipedia, marginalia), science (wikipedia, arxiv) and it
-// (stackexchange).
+// engines and compliance); all but brave are keyless, so that the zero
+// configuration fuses several engines in general (wikipedia, marginalia,
+// gdelt), news (gdelt, hackernews), science (wikipedia, arxiv) and it
+// (stackexchange, hackernews), and every category has an engine that
+// honors time_range day, week and month (gdelt in general and news,
+// arxiv in science, stackexchange and hackernews in it).
 var defaultEngines = []struct{ id, typ string }{
 	{"wikipedia", wikipedia.Type},
 	{"brave", brave.Type},
 	{"stackexchange", stackexchange.Type},
 	{"arxiv", arxiv.Type},
 	{"marginalia", marginalia.Type},
+	{"gdelt", gdelt.Type},
+	{"hackernews", hackernews.Type},
 }

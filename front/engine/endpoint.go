@@ -4,7 +4,26 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strings"
 )
+
+// English reports whether the language code lang is English, with any
+// region or script ("en", "en-GB"): the one language of a provider
+// written in English only.
+func English(lang string) bool {
+	primary, _, _ := strings.Cut(strings.ToLower(lang), "-")
+	return primary == "en"
+}
+
+// WebURL reports whether u is an absolute http or https URL, as a result
+// must be: drivers drop a result whose URL is not.
+func WebURL(u string) bool {
+	rest, ok := strings.CutPrefix(u, "https://")
+	if !ok {
+		rest, ok = strings.CutPrefix(u, "http://")
+	}
+	return ok && rest != "" && rest[0] != '/'
+}
 
 // ErrEndpoint is wrapped by ProviderURL's errors.
 var ErrEndpoint = errors.New("engine: invalid endpoint")

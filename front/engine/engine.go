@@ -25,6 +25,10 @@ import (
 type Request struct {
 	// Query is the query after the privacy check, trimmed.
 	Query string
+	// Category is the call's category ("general", "news", "science",
+	// "it"), for a provider that searches by category (SearXNG); "" for
+	// none.
+	Category string
 	// Language is a configured language code ("en", "ja", "zh-tw"); the
 	// engine's driver maps it to the provider's own code.
 	Language string
@@ -54,10 +58,17 @@ type Result struct {
 
 // Properties are what a driver declares about its engine (REQ-ENG-010).
 type Properties struct {
-	// RatePerSecond and Burst pace requests to the provider (REQ-CMP-002);
-	// zero RatePerSecond means no pacing.
+	// RatePerSecond and Burst pace requests to the provider (REQ-CMP-002):
+	// the smallest plan's pace, which an operator's [engines.<id>]
+	// rate_per_second and burst may raise; zero RatePerSecond means no
+	// pacing.
 	RatePerSecond float64
 	Burst         int
+	// MaxRatePerSecond and MaxBurst are the most the provider publishes
+	// for any plan (or, for an instance that is the operator's, a bound
+	// of sense): a configuration asking more is refused.
+	MaxRatePerSecond float64
+	MaxBurst         int
 	// Concurrency caps requests in flight to the provider; zero means no cap.
 	Concurrency int
 	// MaxQueryChars is the longest query the provider takes, in characters;

@@ -27,6 +27,17 @@ type Answer struct {
 	Body   []byte
 }
 
+// Get asks api with the query q (NewRequest, then Fetch): the whole
+// exchange of a driver that sends nothing but the query and rypsok's
+// User-Agent.
+func Get(ctx context.Context, c *http.Client, api *url.URL, q url.Values, userAgent string, maxBytes int64) (*Answer, error) {
+	hr, err := NewRequest(api, q, userAgent)
+	if err != nil {
+		return nil, err
+	}
+	return Fetch(ctx, c, hr, maxBytes)
+}
+
 // NewRequest builds the GET request of api with the query q, asking for
 // JSON and naming userAgent when it is not "". Its error is an *Error of
 // class bad_response.

@@ -207,6 +207,20 @@ func (t *Tracker) State(engine string) (state response.EngineState, median time.
 	return b.read(t.s.now()), median, ok
 }
 
+// CooldownLeft reports how long engine's open breaker refuses requests
+// still: the time until its cooldown ends, 0 when it is not open (closed,
+// half_open, or unknown). A search every engine of which is in cooldown
+// tells its caller the earliest end (retry_after_ms).
+func (t *Tracker) CooldownLeft(engine string) time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	b, known := t.engines[engine]
+	if !known || b.read(t.s.now()) != response.StateOpen {
+		return 0
+	}
+	return b.until.Sub(t.s.now())
+}
+
 // breaker returns engine's breaker, creating it closed. t.mu is held.
 func (t *Tracker) breaker(engine string) *breaker {
 	b, ok := t.engines[engine]

@@ -562,3 +562,28 @@ func TestWindowSize(t *testing.T) {
 		t.Errorf("window holds %d, want LIM-S11 = %d", len(w.vals), limits.S11LatencyWindow)
 	}
 }
+
+// TestCooldownLeft follows an engine's breaker: nothing left while
+// closed, the provider's Retry-After once it opens on a rate limit,
+// less as the clock moves, nothing once half_open; an unknown engine has
+// none.
+func TestCooldownLeft(t *testing.T) {
+	h := newHarness(t, Options{})
+	tests := []struct {
+		what string
+		act  func()
+		want time.Duration
+	}{
+		{"unknown", func() {}, 0},
+		{"closed after a success", func() { h.tr.Admit(eng); h.tr.Done(eng, false, success, 0, time.Millisecond) }, 0},
+		{"opened by a rate limit with Retry-After 90 s", func() { h.tr.Admit(eng); h.tr.Done(eng, false, response.ClassRateLimited, 90*time.Second, 0) }, 90 * time.Second},
+		{"30 s later", func() { h.clock.advance(30 * time.Second) }, 60 * time.Second},
+		{"past the cooldown: half_open", func() { h.clock.advance(time.Minute) }, 0},
+	}
+	for _, tt := range tests {
+		tt.act()
+		if got := h.tr.CooldownLeft(eng); got != tt.want {
+			t.Errorf("%s: CooldownLeft = %v, want %v", tt.what, got, tt.want)
+		}
+	}
+}

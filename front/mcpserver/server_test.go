@@ -85,8 +85,27 @@ func TestToolsListIsTheContract(t *testing.T) {
 		t.Error("language listed with one configured language")
 	}
 	cats := props["category"].(map[string]any)["enum"].([]any)
-	if len(cats) != 3 || cats[0] != "general" || cats[1] != "science" || cats[2] != "it" {
-		t.Errorf("categories %v, want those of the active keyless engines (wikipedia, marginalia: general; wikipedia, arxiv: science; stackexchange: it), not brave's news", cats)
+	if len(cats) != 4 || cats[0] != "general" || cats[1] != "news" || cats[2] != "science" || cats[3] != "it" {
+		t.Errorf("categories %v, want those of the active keyless engines (general, news of gdelt and hackernews, science, it) without brave", cats)
+	}
+}
+
+// TestCategoriesFollowActiveEngines: without its keyless news engines
+// and without Brave, news is not offered.
+func TestCategoriesFollowActiveEngines(t *testing.T) {
+	cfg := config.Default(noEnv)
+	for i, e := range cfg.Engines {
+		if e.ID == "gdelt" || e.ID == "hackernews" {
+			cfg.Engines[i].State = config.EngineDisabled
+		}
+	}
+	res, err := connect(t, cfg, true).ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	props := res.Tools[1].InputSchema.(map[string]any)["properties"].(map[string]any)
+	if cats := props["category"].(map[string]any)["enum"].([]any); len(cats) != 3 || cats[0] != "general" || cats[1] != "science" || cats[2] != "it" {
+		t.Errorf("categories %v, want general, science, it: no active engine serves news", cats)
 	}
 }
 
@@ -192,7 +211,7 @@ func TestInvalidParametersAreInvalidRequestErrors(t *testing.T) {
 		{"an empty query", map[string]any{"query": "  "}, "query", func(d map[string]any) bool { return d["min"] == 1.0 && d["max"] == 400.0 }},
 		{"a query over LIM-S1", map[string]any{"query": long}, "query", func(d map[string]any) bool { return d["max"] == 400.0 }},
 		{"a query that is a number", map[string]any{"query": 5}, "query", nil},
-		{"an unknown category", map[string]any{"query": "q", "category": "news"}, "category", func(d map[string]any) bool { return len(d["allowed"].([]any)) == 3 }},
+		{"an unknown category", map[string]any{"query": "q", "category": "images"}, "category", func(d map[string]any) bool { return len(d["allowed"].([]any)) == 4 }},
 		{"max_results zero", map[string]any{"query": "q", "max_results": 0}, "max_results", func(d map[string]any) bool { return d["min"] == 1.0 && d["max"] == 20.0 }},
 		{"max_results 21", map[string]any{"query": "q", "max_results": 21}, "max_results", nil},
 		{"max_results with a fraction", map[string]any{"query": "q", "max_results": 2.5}, "max_results", nil},
@@ -240,7 +259,8 @@ func TestEngineStatusReportsConfiguredEngines(t *testing.T) {
 	}
 	b, _ := json.Marshal(obj["engines"])
 	want := `[{"id":"wikipedia","latency_ms":null,"state":"closed"},{"id":"brave","latency_ms":null,"reason":"no_credential","state":"disabled"},` +
-		`{"id":"stackexchange","latency_ms":null,"state":"closed"},{"id":"arxiv","latency_ms":null,"state":"closed"},{"id":"marginalia","latency_ms":null,"state":"closed"}]`
+		`{"id":"stackexchange","latency_ms":null,"state":"closed"},{"id":"arxiv","latency_ms":null,"state":"closed"},{"id":"marginalia","latency_ms":null,"state":"closed"},` +
+		`{"id":"gdelt","latency_ms":null,"state":"closed"},{"id":"hackernews","latency_ms":null,"state":"closed"}]`
 	if string(b) != want {
 		t.Fatalf("engines %s, want %s", b, want)
 	}

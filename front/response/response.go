@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/rypsok/rypsok/shared/limits"
 )
@@ -184,9 +185,12 @@ var unavailableMessages = map[Reason]string{
 // engine_skipped notices). The caller sees only the error, not the
 // notices, so the message says what would let an engine serve the call:
 // one reason shared by every engine has its own advice, and different
-// reasons are named.
-func NoEngine(skipped []Reason) *Error {
-	return advised(ReasonNoEngine, skipped, noEngineMessages, "no engine can serve this request (skipped for %s); change the request or try again later")
+// reasons are named. retryAfter is the earliest known time after which a
+// skipped engine can be asked again (a pacing slot, the end of a
+// cooldown), 0 when none is known: when every engine was skipped for a
+// reason that passes with time, it is retry_after_ms.
+func NoEngine(skipped []Reason, retryAfter time.Duration) *Error {
+	return advised(ReasonNoEngine, skipped, noEngineMessages, "no engine can serve this request (skipped for %s); change the request or try again later", retryAfter)
 }
 
 var noEngineMessages = map[Reason]string{
@@ -202,9 +206,11 @@ var noEngineMessages = map[Reason]string{
 // of their engine_unavailable notices). The message says what the caller
 // can do: failures that share a cause have its advice (an unreachable
 // network or a refused key does not heal on a retry; a rate limit does),
-// and different causes are named.
-func AllFailed(classes []EngineClass) *Error {
-	return advised(ReasonAllFailed, classes, allFailedCauses, "every engine failed (%s); try again later")
+// and different causes are named. retryAfter is the earliest reset a
+// rate-limited provider announced, 0 when none did: when every engine
+// failed for a rate limit, it is retry_after_ms.
+func AllFailed(classes []EngineClass, retryAfter time.Duration) *Error {
+	return advised(ReasonAllFailed, classes, allFailedCauses, "every engine failed (%s); try again later", retryAfter)
 }
 
 // allFailedCauses is the message of a search whose engines all failed
@@ -225,25 +231,52 @@ const (
 	causeNetwork    = "no engine could be reached: the network is unreachable from rypsok (no connection, or names do not resolve); retrying will not help until it is back"
 	causeLimited    = "every engine is rate limiting or blocking rypsok; try again in a few minutes"
 	causeUnreadable = "no engine's answer could be read; try again later"
+	// retryWhen replaces a message's last advice ("try again in a few
+	// seconds") when the earliest reset is known.
+	retryWhen = "; retry after retry_after_ms, when the first engine is free again"
 )
+
+// passing lists what passes with time (a rate limit, a block, a
+// cooldown): a search failed or skipped for these alone may succeed
+// after retry_after_ms.
+var passing = []string{string(ReasonRateLimited), string(ReasonCooldown), string(ClassBlocked)}
 
 // advised is unavailable with reason, for the causes vs (one per engine):
 // the advice every cause shares, if it is one; else mixed, which names
 // the causes with its one %s; else, with no cause, the reason's message.
-func advised[T ~string](reason Reason, vs []T, advice map[T]string, mixed string) *Error {
+// When every cause passes with time and retryAfter is known, the error
+// carries it (retry_after_ms, rounded up to the millisecond, at most
+// maxRetryAfter) and its message says to wait that long.
+func advised[T ~string](reason Reason, vs []T, advice map[T]string, mixed string, retryAfter time.Duration) *Error {
 	d := Detail{Reason: reason}
+	retry := retryAfter > 0 && len(vs) > 0 && !slices.ContainsFunc(vs, func(v T) bool { return !slices.Contains(passing, string(v)) })
+	if retry {
+		d.RetryAfterMs = ptr((min(retryAfter, maxRetryAfter) + time.Millisecond - 1).Milliseconds())
+	}
 	msgs := make([]string, len(vs))
 	for i, v := range vs {
 		msgs[i] = advice[v]
 	}
-	if msg, ok := sole(msgs); ok && msg != "" {
-		return newError(KindUnavailable, d, "%s", msg)
+	msg, ok := sole(msgs)
+	switch {
+	case ok && msg != "":
+	case len(vs) > 0:
+		msg = fmt.Sprintf(mixed, distinct(vs))
+	default:
+		return Unavailable(reason, -1)
 	}
-	if len(vs) > 0 {
-		return newError(KindUnavailable, d, mixed, distinct(vs))
+	if retry {
+		if i := strings.LastIndex(msg, "; "); i >= 0 {
+			msg = msg[:i]
+		}
+		msg += retryWhen
 	}
-	return Unavailable(reason, -1)
+	return newError(KindUnavailable, d, "%s", msg)
 }
+
+// maxRetryAfter bounds retry_after_ms, as the circuit breaker bounds a
+// provider's Retry-After (docs/design/decisions.md, circuit breaker).
+const maxRetryAfter = time.Hour
 
 // sole reports the one value vs holds, if it holds exactly one (however
 // often).

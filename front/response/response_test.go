@@ -3,6 +3,7 @@ package response
 import (
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/rypsok/rypsok/shared/limits"
@@ -77,18 +78,18 @@ func TestUnavailableMessagesFollowTheCause(t *testing.T) {
 		e    *Error
 		says string
 	}{
-		{"every engine unreachable", AllFailed([]EngineClass{ClassNetwork, ClassNetwork}), "the network is unreachable"},
-		{"one engine unreachable", AllFailed([]EngineClass{ClassNetwork}), "the network is unreachable"},
-		{"rate limited and blocked: one cause", AllFailed([]EngineClass{ClassRateLimited, ClassBlocked}), "rate limiting or blocking"},
-		{"unreadable answers", AllFailed([]EngineClass{ClassBadResponse, ClassTooLarge}), "could be read"},
-		{"a keyless cause and a timeout", AllFailed([]EngineClass{ClassNetwork, ClassTimeout, ClassNetwork}), "every engine failed (network, timeout)"},
-		{"every class", AllFailed(EngineClasses()), "bad_response, too_large); try again later"},
-		{"no class known", AllFailed(nil), unavailableMessages[ReasonAllFailed]},
-		{"skipped for the time range", NoEngine([]Reason{ReasonTimeRange, ReasonTimeRange}), "without time_range"},
-		{"skipped in cooldown", NoEngine([]Reason{ReasonCooldown}), "paused after repeated failures"},
-		{"skipped for different reasons", NoEngine([]Reason{ReasonLanguage, ReasonCooldown, ReasonLanguage}), "(skipped for language, cooldown)"},
-		{"skipped for every reason", NoEngine(SkipReasons()), "cooldown, rate_limited); change the request or try again later"},
-		{"none skipped", NoEngine(nil), unavailableMessages[ReasonNoEngine]},
+		{"every engine unreachable", AllFailed([]EngineClass{ClassNetwork, ClassNetwork}, 0), "the network is unreachable"},
+		{"one engine unreachable", AllFailed([]EngineClass{ClassNetwork}, 0), "the network is unreachable"},
+		{"rate limited and blocked: one cause", AllFailed([]EngineClass{ClassRateLimited, ClassBlocked}, 0), "rate limiting or blocking"},
+		{"unreadable answers", AllFailed([]EngineClass{ClassBadResponse, ClassTooLarge}, 0), "could be read"},
+		{"a keyless cause and a timeout", AllFailed([]EngineClass{ClassNetwork, ClassTimeout, ClassNetwork}, 0), "every engine failed (network, timeout)"},
+		{"every class", AllFailed(EngineClasses(), 0), "bad_response, too_large); try again later"},
+		{"no class known", AllFailed(nil, 0), unavailableMessages[ReasonAllFailed]},
+		{"skipped for the time range", NoEngine([]Reason{ReasonTimeRange, ReasonTimeRange}, 0), "without time_range"},
+		{"skipped in cooldown", NoEngine([]Reason{ReasonCooldown}, 0), "paused after repeated failures"},
+		{"skipped for different reasons", NoEngine([]Reason{ReasonLanguage, ReasonCooldown, ReasonLanguage}, 0), "(skipped for language, cooldown)"},
+		{"skipped for every reason", NoEngine(SkipReasons(), 0), "cooldown, rate_limited); change the request or try again later"},
+		{"none skipped", NoEngine(nil, 0), unavailableMessages[ReasonNoEngine]},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := tc.e.Body
@@ -97,6 +98,46 @@ func TestUnavailableMessagesFollowTheCause(t *testing.T) {
 			}
 			if !strings.Contains(b.Message, tc.says) {
 				t.Errorf("message %q does not say %q", b.Message, tc.says)
+			}
+			if n := utf8.RuneCountInString(b.Message); n > limits.I4MessageChars {
+				t.Errorf("message of %d characters, over LIM-I4", n)
+			}
+		})
+	}
+}
+
+// TestRetryAfterOnlyWhenWaitingHelps: retry_after_ms is carried, and the
+// message points at it, when every engine failed or was skipped for what
+// passes with time (a rate limit, a block, a cooldown) and a reset is
+// known; the earliest reset is rounded up to the millisecond and bounded
+// by an hour. Any other cause, or no known reset, carries none.
+func TestRetryAfterOnlyWhenWaitingHelps(t *testing.T) {
+	const pointer = "retry after retry_after_ms"
+	for _, tc := range []struct {
+		name string
+		e    *Error
+		ms   int64 // -1: none
+		says string
+	}{
+		{"all rate limited, a reset known", AllFailed([]EngineClass{ClassRateLimited, ClassRateLimited}, 1500*time.Millisecond), 1500, "rate limiting or blocking rypsok; " + pointer},
+		{"rate limited and blocked", AllFailed([]EngineClass{ClassBlocked, ClassRateLimited}, 2*time.Second+time.Microsecond), 2001, pointer},
+		{"all rate limited, no reset known", AllFailed([]EngineClass{ClassRateLimited}, 0), -1, "try again in a few minutes"},
+		{"network: waiting will not help", AllFailed([]EngineClass{ClassNetwork, ClassNetwork}, time.Second), -1, "retrying will not help"},
+		{"rate limited and network: mixed", AllFailed([]EngineClass{ClassRateLimited, ClassNetwork}, time.Second), -1, "every engine failed (rate_limited, network); try again later"},
+		{"every engine at its pace", NoEngine([]Reason{ReasonRateLimited, ReasonRateLimited}, 800*time.Millisecond), 800, "at its provider's rate limit; " + pointer},
+		{"all in cooldown", NoEngine([]Reason{ReasonCooldown}, 25*time.Second), 25000, "paused after repeated failures; " + pointer},
+		{"cooldown and pace", NoEngine([]Reason{ReasonCooldown, ReasonRateLimited}, time.Second), 1000, "(skipped for cooldown, rate_limited); " + pointer},
+		{"a time range skip: waiting will not help", NoEngine([]Reason{ReasonRateLimited, ReasonTimeRange}, time.Second), -1, "change the request"},
+		{"a reset past an hour is an hour", NoEngine([]Reason{ReasonCooldown}, 3*time.Hour), 3600000, pointer},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := tc.e.Body
+			got := int64(-1)
+			if b.Detail.RetryAfterMs != nil {
+				got = *b.Detail.RetryAfterMs
+			}
+			if got != tc.ms || !strings.Contains(b.Message, tc.says) {
+				t.Errorf("retry_after_ms %d message %q; want %d and %q", got, b.Message, tc.ms, tc.says)
 			}
 			if n := utf8.RuneCountInString(b.Message); n > limits.I4MessageChars {
 				t.Errorf("message of %d characters, over LIM-I4", n)

@@ -18,7 +18,7 @@ func (p *Pipeline) cacheFor(caller string, req engine.Request, warned bool) *cac
 		return nil
 	}
 	return &cached{c: p.opts.Cache, key: cache.Key{
-		Caller: caller, Query: req.Query, Language: req.Language, Region: req.Region,
+		Caller: caller, Query: req.Query, Category: req.Category, Language: req.Language, Region: req.Region,
 		SafeSearch: req.SafeSearch, TimeRange: req.TimeRange, Count: req.Count,
 	}}
 }

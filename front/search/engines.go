@@ -8,15 +8,14 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"golang.org/x/time/rate"
-
 	"github.com/rypsok/rypsok/front/engine"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/shared/limits"
 )
 
 // Engine is an active engine: its driver, its egress client, and the
-// provider's limits paced here, before any request leaves (REQ-CMP-002).
+// provider's concurrency cap, kept here before any request leaves
+// (REQ-CMP-002); its rate is the pipeline's Pacer's.
 type Engine struct {
 	ID         string
 	Categories []string
@@ -24,7 +23,6 @@ type Engine struct {
 	driver     engine.Driver
 	client     *http.Client
 	props      engine.Properties
-	pace       *rate.Limiter // nil: no pacing
 	slots      chan struct{} // nil: no concurrency cap
 }
 
@@ -32,9 +30,6 @@ type Engine struct {
 // egress, engine profile, this engine).
 func NewEngine(id string, categories []string, weight float64, d engine.Driver, c *http.Client) *Engine {
 	e := &Engine{ID: id, Categories: categories, Weight: weight, driver: d, client: c, props: d.Properties()}
-	if e.props.RatePerSecond > 0 {
-		e.pace = rate.NewLimiter(rate.Limit(e.props.RatePerSecond), max(e.props.Burst, 1))
-	}
 	if e.props.Concurrency > 0 {
 		e.slots = make(chan struct{}, e.props.Concurrency)
 	}
@@ -44,12 +39,12 @@ func NewEngine(id string, categories []string, weight float64, d engine.Driver, 
 // Properties are the driver's declared properties.
 func (e *Engine) Properties() engine.Properties { return e.props }
 
-// selected is an engine chosen for one call, holding its concurrency
-// slot and, when its breaker is half open, the one probe; or answered
-// from the cache (hit), asking nothing.
+// selected is an engine chosen for one call, holding, when its breaker
+// is half open, the one probe; or answered from the cache (hit), asking
+// nothing. Its pacing and concurrency slots are taken when it is asked
+// (wait).
 type selected struct {
 	*Engine
-	held    bool
 	probe   bool
 	hit     bool
 	results []engine.Result // the cached answer of a hit
@@ -57,10 +52,12 @@ type selected struct {
 
 // selectEngines is REQ-ENG-007: the engines of the category in preference
 // order, at most LIM-S8; an engine that cannot honor the time range or
-// the language, whose query limit is exceeded, or whose provider limits
-// are spent is skipped with a notice. An engine whose answer is cached is
-// answered from the cache (from_cache), unless this request is its
-// breaker's probe; it takes no pacing token and no slot.
+// the language, or whose query limit is exceeded, or whose breaker is
+// open, is skipped with a notice (a cooldown with the time it has left).
+// An engine whose answer is cached is answered from the cache
+// (from_cache), unless this request is its breaker's probe; it takes no
+// pacing or concurrency slot. The provider's pace is kept when the
+// engine is asked (wait).
 func (p *Pipeline) selectEngines(req Request, query string, c *cached, n *notices) []selected {
 	var out []selected
 	for _, e := range p.opts.Engines {
@@ -77,6 +74,7 @@ func (p *Pipeline) selectEngines(req Request, query string, c *cached, n *notice
 		ok, probe := p.admit(e.ID)
 		if !ok {
 			n.engineNotice(response.NoticeEngineSkipped, e.ID, string(response.ReasonCooldown))
+			n.retryAfter(p.opts.Health.CooldownLeft(e.ID))
 			continue
 		}
 		if !probe {
@@ -86,25 +84,7 @@ func (p *Pipeline) selectEngines(req Request, query string, c *cached, n *notice
 				continue
 			}
 		}
-		held := e.slots != nil
-		if held {
-			select {
-			case e.slots <- struct{}{}:
-			default:
-				p.abandon(e.ID, probe)
-				n.engineNotice(response.NoticeEngineSkipped, e.ID, string(response.ReasonRateLimited))
-				continue
-			}
-		}
-		if e.pace != nil && !e.pace.Allow() {
-			if held {
-				<-e.slots
-			}
-			p.abandon(e.ID, probe)
-			n.engineNotice(response.NoticeEngineSkipped, e.ID, string(response.ReasonRateLimited))
-			continue
-		}
-		out = append(out, selected{Engine: e, held: held, probe: probe})
+		out = append(out, selected{Engine: e, probe: probe})
 	}
 	return out
 }
@@ -122,17 +102,59 @@ func (e *Engine) skip(req Request, query string) response.Reason {
 	return ""
 }
 
-// release frees the concurrency slot s held, once its request ended.
+// wait takes s's pacing slot, then its concurrency slot, waiting for
+// each until by, the engine's share of the call's deadline
+// (docs/design/decisions.md, provider pacing), or until ctx ends. ok is
+// false when it cannot have them by then: the engine is skipped
+// (rate_limited), and retryAfter is the time until its pacing slot, when
+// that is what it lacked. A caller given ok must release.
+func (p *Pipeline) wait(ctx context.Context, s selected, by time.Time) (ok bool, retryAfter time.Duration) {
+	if ok, retryAfter = p.pacer.Wait(ctx, s.ID, by); !ok || s.slots == nil {
+		return ok, retryAfter
+	}
+	select {
+	case s.slots <- struct{}{}:
+		return true, 0
+	default:
+	}
+	t := time.NewTimer(time.Until(by))
+	defer t.Stop()
+	select {
+	case s.slots <- struct{}{}:
+		return true, 0
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return false, 0
+}
+
+// release frees the concurrency slot s took in wait, once its request
+// ended.
 func (s selected) release() {
-	if s.held {
+	if s.slots != nil {
 		<-s.slots
 	}
+}
+
+// waitBy is the end of engine e's share of the call's deadline, collectBy
+// less the time its request needs: its latency median when it has one,
+// not less than LIM-S14's floor, else LIM-S14's default. A pacing or
+// concurrency slot later than that is not waited for.
+func (p *Pipeline) waitBy(e *Engine, collectBy time.Time) time.Time {
+	need := limits.S14PacedRequestDefault
+	if p.opts.Health != nil {
+		if _, median, ok := p.opts.Health.State(e.ID); ok {
+			need = max(median, limits.S14PacedRequestFloor)
+		}
+	}
+	return collectBy.Add(-need)
 }
 
 // engineRequest is what every engine is asked in this call.
 func (p *Pipeline) engineRequest(req Request, query string) engine.Request {
 	return engine.Request{
 		Query:      query,
+		Category:   string(req.Category),
 		Language:   req.Language,
 		Region:     p.opts.Region,
 		SafeSearch: p.opts.SafeSearch,
@@ -148,11 +170,19 @@ type answer struct {
 	class   response.EngineClass // "" when the engine answered
 	err     error
 	took    time.Duration
+	// paced is true when the engine was not asked: its pacing or
+	// concurrency slot came too late (engine_skipped, rate_limited).
+	paced bool
+	// retryAfter is when the engine may be asked again, when known: its
+	// pacing slot, or the provider's reset of a rate limit.
+	retryAfter time.Duration
 }
 
 // execute asks every selected engine at once (REQ-AGG-001): each within
 // LIM-S5 and all within the overall deadline less LIM-S6, so that merging
-// fits in the call's time. It returns as soon as every engine has
+// fits in the call's time; each first waits for its pacing and
+// concurrency slots within its share of that time (wait), or is
+// skipped. It returns as soon as every engine has
 // answered (REQ-AGG-009); an engine still running at the deadline is
 // cancelled (REQ-AGG-006) and counted as timed out. Nothing is retried.
 func (p *Pipeline) execute(ctx context.Context, sel []selected, req engine.Request, c *cached, start time.Time) []answer {
@@ -171,8 +201,15 @@ func (p *Pipeline) execute(ctx context.Context, sel []selected, req engine.Reque
 		}
 		asked++
 		p.work.Add(1)
+		by := p.waitBy(s.Engine, collectBy)
 		go func() {
 			defer p.work.Done()
+			ok, retryAfter := p.wait(ctx, s, by)
+			if !ok {
+				p.abandon(s.ID, s.probe)
+				done <- indexed{i, answer{engine: s.Engine, paced: true, retryAfter: retryAfter}}
+				return
+			}
 			defer s.release()
 			done <- indexed{i, p.ask(ctx, s, req, c)}
 		}()
@@ -208,7 +245,6 @@ func (p *Pipeline) ask(ctx context.Context, s selected, req engine.Request, c *c
 	start := time.Now()
 	results, err := s.driver.Search(ctx, s.client, req)
 	a := answer{engine: s.Engine, results: results, err: err, took: time.Since(start)}
-	var retryAfter time.Duration
 	if err != nil {
 		a.class = engine.ClassOf(err)
 		if ctx.Err() != nil {
@@ -216,11 +252,11 @@ func (p *Pipeline) ask(ctx context.Context, s selected, req engine.Request, c *c
 		}
 		var ee *engine.Error
 		if errors.As(err, &ee) {
-			retryAfter = ee.RetryAfter
+			a.retryAfter = ee.RetryAfter
 		}
 	}
 	if p.opts.Health != nil {
-		p.opts.Health.Done(s.ID, s.probe, a.class, retryAfter, a.took)
+		p.opts.Health.Done(s.ID, s.probe, a.class, a.retryAfter, a.took)
 	}
 	if a.class == "" {
 		c.put(s.Engine, results)
@@ -270,10 +306,16 @@ func truncate(s string, n int) string {
 	return s
 }
 
-// collect keeps the answered engines' lists (in preference order) and
-// notices each failed engine with its error class (REQ-AGG-004).
+// collect keeps the answered engines' lists (in preference order),
+// notices each failed engine with its error class (REQ-AGG-004) and each
+// engine its pace skipped with rate_limited.
 func collect(answers []answer, n *notices) (lists []answer, failed int) {
 	for _, a := range answers {
+		if a.paced {
+			n.engineNotice(response.NoticeEngineSkipped, a.engine.ID, string(response.ReasonRateLimited))
+			n.retryAfter(a.retryAfter)
+			continue
+		}
 		if a.class != "" {
 			n.engineNotice(response.NoticeEngineUnavailable, a.engine.ID, string(a.class))
 			failed++

@@ -1,6 +1,10 @@
 package search
 
-import "github.com/rypsok/rypsok/front/response"
+import (
+	"time"
+
+	"github.com/rypsok/rypsok/front/response"
+)
 
 // notices collects a response's notices: engine notices in the order
 // they happen (preference order), then one counted notice per code.
@@ -8,6 +12,9 @@ type notices struct {
 	engine  []response.Notice
 	counts  map[response.NoticeCode]int
 	dropped map[response.Reason]int
+	// retry is the earliest known time after which a skipped engine can
+	// be asked again (retryAfter), 0 when none is known.
+	retry time.Duration
 }
 
 // countOrder is the order of counted notices in a response.
@@ -21,6 +28,19 @@ var countOrder = []response.NoticeCode{
 
 func (n *notices) engineNotice(code response.NoticeCode, engine, reason string) {
 	n.engine = append(n.engine, response.Notice{Code: code, Engine: engine, Reason: reason})
+}
+
+// retryAfter notes that an engine can be asked again after d (unknown
+// when d is not positive), keeping the earliest.
+func (n *notices) retryAfter(d time.Duration) { n.retry = earliest(n.retry, d) }
+
+// earliest returns the earlier of two known times to wait, where one not
+// positive is unknown.
+func earliest(a, b time.Duration) time.Duration {
+	if b > 0 && (a <= 0 || b < a) {
+		return b
+	}
+	return a
 }
 
 // skipped lists the reasons of the engine_skipped notices so far, one

@@ -15,6 +15,7 @@ import (
 	"github.com/rypsok/rypsok/front/cache"
 	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/health"
+	"github.com/rypsok/rypsok/front/pacing"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/front/telemetry"
 	"github.com/rypsok/rypsok/shared/limits"
@@ -58,6 +59,10 @@ type Options struct {
 	// Returned, if non-nil, is told every URL a search returns (strict
 	// mode's registry for web_fetch, REQ-SEC-021).
 	Returned func(url string)
+	// Pacer paces the requests to each provider (REQ-CMP-002); nil means
+	// one in this process, at the rate and burst each engine's driver
+	// declares.
+	Pacer Pacer
 	// Cache, if non-nil, holds engine answers (docs/design: result cache):
 	// looked up before an
 	// engine of a cacheable provider is asked, filled by its answers;
@@ -66,10 +71,20 @@ type Options struct {
 	Cache *cache.Cache
 }
 
+// Pacer paces the requests to each provider (REQ-CMP-002). Wait takes
+// engine's next request slot, waiting for it while it comes no later
+// than deadline and ctx lasts; when it cannot, ok is false and
+// retryAfter, if known, the time until the slot. pacing.Local keeps the
+// slots in this process; a pacer shared by replicas can replace it.
+type Pacer interface {
+	Wait(ctx context.Context, engine string, deadline time.Time) (ok bool, retryAfter time.Duration)
+}
+
 // Pipeline runs searches; it is safe for concurrent use.
 type Pipeline struct {
-	opts Options
-	work sync.WaitGroup // engine requests in flight
+	opts  Options
+	pacer Pacer
+	work  sync.WaitGroup // engine requests in flight
 }
 
 // New returns a pipeline.
@@ -77,7 +92,21 @@ func New(o Options) *Pipeline {
 	if o.Deadline <= 0 {
 		o.Deadline = limits.S4SearchDeadline
 	}
-	return &Pipeline{opts: o}
+	p := &Pipeline{opts: o, pacer: o.Pacer}
+	if p.pacer == nil {
+		p.pacer = pacing.NewLocal(DeclaredRates(o.Engines))
+	}
+	return p
+}
+
+// DeclaredRates returns the pace each engine's driver declares, by engine
+// id.
+func DeclaredRates(engines []*Engine) map[string]pacing.Rate {
+	rates := make(map[string]pacing.Rate, len(engines))
+	for _, e := range engines {
+		rates[e.ID] = pacing.Rate{PerSecond: e.props.RatePerSecond, Burst: e.props.Burst}
+	}
+	return rates
 }
 
 // Search runs the pipeline (docs/design: search pipeline) for req.
@@ -92,12 +121,12 @@ func (p *Pipeline) Search(ctx context.Context, req Request) (response.Search, *r
 	c := p.cacheFor(req.Caller, ereq, warned)
 	selected := p.selectEngines(req, query, c, &n)
 	if len(selected) == 0 {
-		return response.Search{}, response.NoEngine(n.skipped())
+		return response.Search{}, response.NoEngine(n.skipped(), n.retry)
 	}
 	answers := p.execute(ctx, selected, ereq, c, start)
 	lists, failed := collect(answers, &n)
 	if len(lists) == 0 {
-		return response.Search{}, allFailed(answers)
+		return response.Search{}, noAnswer(answers, &n)
 	}
 	merged := p.merge(selected, lists, &n)
 	results := p.clean(merged, req.MaxResults, &n)
@@ -116,23 +145,33 @@ func outcome(failed int, results []response.Result) response.Outcome {
 	return response.OutcomeOK
 }
 
-// allFailed is the outcome table's answer (docs/design: outcomes) when no
-// engine answered: deadline when every engine ran out of time, all_failed
-// otherwise, its message drawn from the engines' error classes (an
-// unreachable network says so).
-func allFailed(answers []answer) *response.Error {
-	classes := make([]response.EngineClass, len(answers))
+// noAnswer is the outcome table's answer (docs/design: outcomes) when no
+// engine answered: no_engine when none was asked (every one skipped, its
+// pace included), deadline when every engine asked ran out of time,
+// all_failed otherwise, its message drawn from the engines' error
+// classes (an unreachable network says so). A wait that helps carries
+// the earliest known reset (retry_after_ms).
+func noAnswer(answers []answer, n *notices) *response.Error {
+	var classes []response.EngineClass
+	var retry time.Duration // the earliest reset of the engines asked
 	timedOut := 0
-	for i, a := range answers {
-		classes[i] = a.class
+	for _, a := range answers {
+		if a.paced {
+			continue
+		}
+		classes = append(classes, a.class)
+		retry = earliest(retry, a.retryAfter)
 		if a.class == response.ClassTimeout {
 			timedOut++
 		}
 	}
-	if timedOut == len(answers) {
+	switch {
+	case len(classes) == 0:
+		return response.NoEngine(n.skipped(), n.retry)
+	case timedOut == len(classes):
 		return response.Unavailable(response.ReasonDeadline, -1)
 	}
-	return response.AllFailed(classes)
+	return response.AllFailed(classes, retry)
 }
 
 // logger is the call's logger (carrying its request id and caller) when

@@ -355,21 +355,6 @@ func TestEnginesThatCannotServeTheRequestAreSkipped(t *testing.T) {
 	}
 }
 
-func TestProviderPacingSkipsInsteadOfSending(t *testing.T) {
-	brv := newFake(t, brave(braveHit{"B", "https://b.example/", "b"}))
-	p := pipeline(t, Options{}, engineSpec{"brave", "brave", general, brv})
-	if _, err := p.Search(context.Background(), req("q")); err != nil {
-		t.Fatal(err)
-	}
-	_, err := p.Search(context.Background(), req("q"))
-	if err == nil || err.Body.Detail.Reason != response.ReasonNoEngine {
-		t.Fatalf("second search within Brave's 1/s: got %v, want no_engine (brave skipped rate_limited)", err)
-	}
-	if n := brv.requests.Load(); n != 1 {
-		t.Fatalf("brave received %d requests, want 1", n)
-	}
-}
-
 func TestNoEngineOfTheCategoryIsNoEngine(t *testing.T) {
 	p := pipeline(t, Options{}, engineSpec{"wikipedia", "wikipedia", general, newFake(t, wikipedia())})
 	r := req("q")

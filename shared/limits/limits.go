@@ -27,6 +27,11 @@ const (
 	S10TitleChars        = 200 // LIM-S10: title length
 	S11LatencyWindow     = 20  // LIM-S11: completed requests in the latency median
 	S13StatusCallMax     = 100 * time.Millisecond
+	// LIM-S14: the time an engine's request keeps after a wait for its
+	// pacing or concurrency slot: its latency median, at least the
+	// floor; the default before it has one.
+	S14PacedRequestFloor   = 250 * time.Millisecond
+	S14PacedRequestDefault = 500 * time.Millisecond
 )
 
 // Fetch (web_fetch) and the agent-directed egress profile.
@@ -119,6 +124,7 @@ var table = []Limit{
 	{"LIM-S10", "title length (characters)", "200"},
 	{"LIM-S11", "completed requests in the latency median of `engine_status`", "20"},
 	{"LIM-S13", "maximum duration of one `engine_status` call", "100 ms"},
+	{"LIM-S14", "time an engine's request keeps after waiting for its provider's pace", "its latency median, at least 250 ms; 500 ms without one"},
 	{"LIM-F1", "`max_chars` default", "3,000"},
 	{"LIM-F2", "`max_chars` ceiling", "20,000 (config ceiling 100,000)"},
 	{"LIM-F3", "response body limit, while streaming, after decompression", "5 MiB"},

@@ -169,6 +169,8 @@ for (const { structured, args } of settings) {
           { id: 'stackexchange', state: 'closed', latency_ms: null },
           { id: 'arxiv', state: 'closed', latency_ms: null },
           { id: 'marginalia', state: 'closed', latency_ms: null },
+          { id: 'gdelt', state: 'closed', latency_ms: null },
+          { id: 'hackernews', state: 'closed', latency_ms: null },
         ],
       });
     });

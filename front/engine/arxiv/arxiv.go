@@ -50,11 +50,15 @@ var properties = engine.Properties{
 	// more than one request every three seconds, one connection at a time.
 	RatePerSecond: 1.0 / 3,
 	Burst:         1,
-	Concurrency:   1,
+	// MaxRatePerSecond and MaxBurst are the same Terms of Use: no plan
+	// allows more.
+	MaxRatePerSecond: 1.0 / 3,
+	MaxBurst:         1,
+	Concurrency:      1,
 	// MaxQueryChars is LIM-S1: the API documents no limit.
 	MaxQueryChars: limits.S1QueryMaxChars,
 	TimeRanges:    engine.AllTimeRanges(),
-	Languages:     english,
+	Languages:     engine.English,
 	Cacheable:     true,
 	Attribution:   true,
 	// MaxBodyBytes bounds an answer: ten entries with abstracts stay far
@@ -87,26 +91,18 @@ func New(cfg engine.Config) (engine.Driver, error) {
 // Properties implements engine.Driver; see docs/engines/arxiv.md.
 func (d *driver) Properties() engine.Properties { return properties }
 
-// english reports whether lang is English, with any region: arXiv's
-// papers are written in English all but a few, and the API has no
-// language parameter.
-func english(lang string) bool {
-	primary, _, _ := strings.Cut(strings.ToLower(lang), "-")
-	return primary == "en"
-}
-
 // Search implements engine.Driver. A language other than English, or an
 // unknown time_range, is refused (bad_response) without a request; a
 // query with no searchable term (punctuation only) gives no result
 // without a request.
 func (d *driver) Search(ctx context.Context, c *http.Client, req engine.Request) ([]engine.Result, error) {
-	if req.Language != "" && !english(req.Language) {
+	if req.Language != "" && !engine.English(req.Language) {
 		return nil, engine.Errorf(response.ClassBadResponse, "language %q not honored", req.Language)
 	}
 	var period string
 	if req.TimeRange != "" {
 		now := d.now().UTC()
-		from, ok := since(response.TimeRange(req.TimeRange), now)
+		from, ok := engine.Since(response.TimeRange(req.TimeRange), now)
 		if !ok {
 			return nil, engine.Errorf(response.ClassBadResponse, "time range %q not honored", req.TimeRange)
 		}
@@ -187,22 +183,6 @@ func terms(s string) []string {
 		}
 	}
 	return out
-}
-
-// since returns the start of time range r ending at now; ok is false for
-// an unknown range.
-func since(r response.TimeRange, now time.Time) (t time.Time, ok bool) {
-	switch r {
-	case response.TimeRangeDay:
-		return now.AddDate(0, 0, -1), true
-	case response.TimeRangeWeek:
-		return now.AddDate(0, 0, -7), true
-	case response.TimeRangeMonth:
-		return now.AddDate(0, -1, 0), true
-	case response.TimeRangeYear:
-		return now.AddDate(-1, 0, 0), true
-	}
-	return time.Time{}, false
 }
 
 // count returns the results kept of n asked: LIM-S3 for none.

@@ -41,7 +41,7 @@ func TestProperties(t *testing.T) {
 	}
 	p.Languages, p.TimeRanges = nil, nil
 	want := engine.Properties{
-		RatePerSecond: 1.0 / 3, Burst: 1, Concurrency: 1, MaxQueryChars: limits.S1QueryMaxChars,
+		RatePerSecond: 1.0 / 3, Burst: 1, MaxRatePerSecond: 1.0 / 3, MaxBurst: 1, Concurrency: 1, MaxQueryChars: limits.S1QueryMaxChars,
 		Cacheable: true, Attribution: true, MaxBodyBytes: 4 << 20,
 	}
 	if !reflect.DeepEqual(p, want) {

@@ -50,7 +50,11 @@ var properties = engine.Properties{
 	// second); a faster plan is paced below its limit.
 	RatePerSecond: 1,
 	Burst:         1,
-	Concurrency:   1,
+	// MaxRatePerSecond and MaxBurst are the largest published plan's
+	// limit (50 requests per second).
+	MaxRatePerSecond: 50,
+	MaxBurst:         50,
+	Concurrency:      1,
 	// MaxQueryChars is Brave's documented limit of q (400 characters; it
 	// also takes at most 50 words).
 	MaxQueryChars: 400,

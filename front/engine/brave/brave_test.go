@@ -46,7 +46,7 @@ func TestProperties(t *testing.T) {
 	}
 	p.Languages, p.TimeRanges = nil, nil
 	want := engine.Properties{
-		RatePerSecond: 1, Burst: 1, Concurrency: 1, MaxQueryChars: limits.S1QueryMaxChars,
+		RatePerSecond: 1, Burst: 1, MaxRatePerSecond: 50, MaxBurst: 50, Concurrency: 1, MaxQueryChars: limits.S1QueryMaxChars,
 		Cacheable: false, Attribution: false, MaxBodyBytes: 2 << 20,
 	}
 	if !reflect.DeepEqual(p, want) {

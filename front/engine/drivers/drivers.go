@@ -15,6 +15,8 @@ import (
 	"github.com/rypsok/rypsok/front/engine/arxiv"
 	"github.com/rypsok/rypsok/front/engine/brave"
 	"github.com/rypsok/rypsok/front/engine/duckduckgo"
+	"github.com/rypsok/rypsok/front/engine/gdelt"
+	"github.com/rypsok/rypsok/front/engine/hackernews"
 	"github.com/rypsok/rypsok/front/engine/marginalia"
 	"github.com/rypsok/rypsok/front/engine/searxng"
 	"github.com/rypsok/rypsok/front/engine/stackexchange"
@@ -33,6 +35,8 @@ var registry = []func() engine.Descriptor{
 	arxiv.Descriptor,
 	marginalia.Descriptor,
 	duckduckgo.Descriptor,
+	gdelt.Descriptor,
+	hackernews.Descriptor,
 }
 
 // Lookup returns the descriptor of the engine type typ, the caller's own

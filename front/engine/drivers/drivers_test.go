@@ -16,6 +16,8 @@ import (
 	"github.com/rypsok/rypsok/front/engine/arxiv"
 	"github.com/rypsok/rypsok/front/engine/brave"
 	"github.com/rypsok/rypsok/front/engine/duckduckgo"
+	"github.com/rypsok/rypsok/front/engine/gdelt"
+	"github.com/rypsok/rypsok/front/engine/hackernews"
 	"github.com/rypsok/rypsok/front/engine/marginalia"
 	"github.com/rypsok/rypsok/front/engine/searxng"
 	"github.com/rypsok/rypsok/front/engine/stackexchange"
@@ -98,6 +100,8 @@ func TestDescriptors(t *testing.T) {
 		{arxiv.Type, "", []response.Category{science}, engine.Capabilities{TimeRange: true}, []string{"https://export.arxiv.org"}, false},
 		{marginalia.Type, "", []response.Category{general}, engine.Capabilities{SafeSearch: true}, []string{"https://api2.marginalia-search.com"}, false},
 		{duckduckgo.Type, "", []response.Category{general}, engine.Capabilities{Language: true, Region: true, TimeRange: true}, []string{"https://html.duckduckgo.com"}, true},
+		{gdelt.Type, "", []response.Category{news, general}, engine.Capabilities{Language: true, TimeRange: true}, []string{"https://api.gdeltproject.org"}, false},
+		{hackernews.Type, "", []response.Category{it, news}, engine.Capabilities{TimeRange: true}, []string{"https://hn.algolia.com"}, false},
 	}
 	if len(tests) != len(registry) {
 		t.Errorf("%d rows for %d registered types", len(tests), len(registry))
@@ -202,6 +206,8 @@ func TestNew(t *testing.T) {
 		{"stackexchange builds with nothing", stackexchange.Type, engine.Config{}, nil},
 		{"arxiv builds with nothing", arxiv.Type, engine.Config{}, nil},
 		{"marginalia builds with nothing", marginalia.Type, engine.Config{}, nil},
+		{"gdelt builds with nothing", gdelt.Type, engine.Config{}, nil},
+		{"hackernews builds with nothing", hackernews.Type, engine.Config{}, nil},
 		{"stackexchange with an invalid endpoint gives the driver's error", stackexchange.Type, engine.Config{Endpoint: "ftp://x"}, engine.ErrEndpoint},
 		{"an unknown type is refused", "google", testConfig, ErrUnknownType},
 		{"the empty type is refused", "", testConfig, ErrUnknownType},
@@ -234,6 +240,9 @@ func TestPropertiesWithinLimits(t *testing.T) {
 			if p.RatePerSecond <= 0 || p.Burst < 1 || p.Concurrency < 1 {
 				t.Errorf("pacing %v/s burst %d concurrency %d: every engine is paced", p.RatePerSecond, p.Burst, p.Concurrency)
 			}
+			if p.MaxRatePerSecond < p.RatePerSecond || p.MaxBurst < p.Burst {
+				t.Errorf("pacing %v/s burst %d above the provider's maximum %v/s burst %d", p.RatePerSecond, p.Burst, p.MaxRatePerSecond, p.MaxBurst)
+			}
 			if p.MaxQueryChars < 1 || p.MaxQueryChars > limits.S1QueryMaxChars {
 				t.Errorf("MaxQueryChars %d outside 1..LIM-S1", p.MaxQueryChars)
 			}
@@ -265,15 +274,17 @@ func TestAdmissionRecords(t *testing.T) {
 			}
 			p := d.Properties()
 			want := map[string]string{
-				"RatePerSecond": strconv.FormatFloat(p.RatePerSecond, 'f', -1, 64),
-				"Burst":         strconv.Itoa(p.Burst),
-				"Concurrency":   strconv.Itoa(p.Concurrency),
-				"MaxQueryChars": strconv.Itoa(p.MaxQueryChars),
-				"TimeRanges":    list(p.TimeRanges),
-				"Cacheable":     yesNo(p.Cacheable),
-				"Attribution":   yesNo(p.Attribution),
-				"MaxBodyBytes":  strconv.FormatInt(p.MaxBodyBytes, 10),
-				"Languages":     languages(p, testConfig.Languages),
+				"RatePerSecond":    strconv.FormatFloat(p.RatePerSecond, 'f', -1, 64),
+				"Burst":            strconv.Itoa(p.Burst),
+				"MaxRatePerSecond": strconv.FormatFloat(p.MaxRatePerSecond, 'f', -1, 64),
+				"MaxBurst":         strconv.Itoa(p.MaxBurst),
+				"Concurrency":      strconv.Itoa(p.Concurrency),
+				"MaxQueryChars":    strconv.Itoa(p.MaxQueryChars),
+				"TimeRanges":       list(p.TimeRanges),
+				"Cacheable":        yesNo(p.Cacheable),
+				"Attribution":      yesNo(p.Attribution),
+				"MaxBodyBytes":     strconv.FormatInt(p.MaxBodyBytes, 10),
+				"Languages":        languages(p, testConfig.Languages),
 			}
 			fields := reflect.TypeFor[engine.Properties]()
 			for i := range fields.NumField() {

@@ -6,8 +6,8 @@
 // Run with `go test -tags live ./front/engine/drivers/`; Brave needs
 // BRAVE_API_KEY, SearXNG SEARXNG_URL (an instance with format=json
 // enabled and its limiter off, as docs/engines/searxng.md says),
-// RYPSOK_CONTACT sets the User-Agent's contact. Stack Exchange, arXiv and
-// Marginalia are keyless; a test whose provider answers rate_limited
+// RYPSOK_CONTACT sets the User-Agent's contact. Stack Exchange, arXiv,
+// Marginalia, GDELT and Hacker News are keyless; a test whose provider answers rate_limited
 // (Marginalia's shared key, Stack Exchange's daily quota) is skipped.
 
 package drivers_test
@@ -101,6 +101,26 @@ func TestLiveMarginalia(t *testing.T) {
 		}
 	}
 	t.Errorf("no decoded http(s) result among %d results: %+v", len(res), res)
+}
+
+func TestLiveGDELT(t *testing.T) {
+	res := liveSearch(t, config.Default(os.Getenv), "gdelt", os.Getenv)
+	for _, r := range res {
+		if (strings.HasPrefix(r.URL, "https://") || strings.HasPrefix(r.URL, "http://")) && r.Title != "" && r.Date != "" && r.Decoded {
+			return
+		}
+	}
+	t.Errorf("no dated article among %d results: %+v", len(res), res)
+}
+
+func TestLiveHackerNews(t *testing.T) {
+	res := liveSearch(t, config.Default(os.Getenv), "hackernews", os.Getenv)
+	for _, r := range res {
+		if (strings.HasPrefix(r.URL, "https://") || strings.HasPrefix(r.URL, "http://")) && r.Title != "" && r.Date != "" && !r.Decoded {
+			return
+		}
+	}
+	t.Errorf("no dated story among %d results: %+v", len(res), res)
 }
 
 // searxngConfig parses a configuration of one SearXNG engine at endpoint.

@@ -54,7 +54,11 @@ var properties = engine.Properties{
 	// limits).
 	RatePerSecond: 0.5,
 	Burst:         1,
-	Concurrency:   1,
+	// MaxRatePerSecond and MaxBurst stay at the measured safe spacing:
+	// DuckDuckGo publishes no limit to raise it to.
+	MaxRatePerSecond: 0.5,
+	MaxBurst:         1,
+	Concurrency:      1,
 	// MaxQueryChars is LIM-S1: DuckDuckGo refuses 500 characters or more.
 	MaxQueryChars: limits.S1QueryMaxChars,
 	TimeRanges:    engine.AllTimeRanges(),

@@ -44,7 +44,7 @@ func TestProperties(t *testing.T) {
 	}
 	p.TimeRanges, p.Languages = nil, nil
 	want := engine.Properties{
-		RatePerSecond: 0.5, Burst: 1, Concurrency: 1, MaxQueryChars: limits.S1QueryMaxChars,
+		RatePerSecond: 0.5, Burst: 1, MaxRatePerSecond: 0.5, MaxBurst: 1, Concurrency: 1, MaxQueryChars: limits.S1QueryMaxChars,
 		Cacheable: false, Attribution: false, MaxBodyBytes: 1 << 20,
 	}
 	if !reflect.DeepEqual(p, want) {

@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 
 	"github.com/rypsok/rypsok/front/engine"
 	"github.com/rypsok/rypsok/front/response"
@@ -54,11 +53,15 @@ var properties = engine.Properties{
 	// search engine is one person's project.
 	RatePerSecond: 1,
 	Burst:         1,
-	Concurrency:   1,
+	// MaxRatePerSecond and MaxBurst stay at the gentle pace: the key is
+	// the public one, shared by everyone.
+	MaxRatePerSecond: 1,
+	MaxBurst:         1,
+	Concurrency:      1,
 	// MaxQueryChars is LIM-S1: the API documents no limit.
 	MaxQueryChars: limits.S1QueryMaxChars,
 	TimeRanges:    nil, // the API has no date filter
-	Languages:     english,
+	Languages:     engine.English,
 	Cacheable:     true,
 	Attribution:   true,
 	MaxBodyBytes:  1 << 20,
@@ -90,14 +93,6 @@ func New(cfg engine.Config) (engine.Driver, error) {
 // Properties implements engine.Driver; see docs/engines/marginalia.md.
 func (d *driver) Properties() engine.Properties { return properties }
 
-// english reports whether lang is English, with any region: Marginalia's
-// index is English all but a little, and its documentation offers no
-// language parameter.
-func english(lang string) bool {
-	primary, _, _ := strings.Cut(strings.ToLower(lang), "-")
-	return primary == "en"
-}
-
 // Search implements engine.Driver. A language other than English, or a
 // time_range (the API has no date filter), is refused (bad_response)
 // without a request.
@@ -105,7 +100,7 @@ func (d *driver) Search(ctx context.Context, c *http.Client, req engine.Request)
 	if req.TimeRange != "" {
 		return nil, engine.Errorf(response.ClassBadResponse, "time range %q not honored", req.TimeRange)
 	}
-	if req.Language != "" && !english(req.Language) {
+	if req.Language != "" && !engine.English(req.Language) {
 		return nil, engine.Errorf(response.ClassBadResponse, "language %q not honored", req.Language)
 	}
 	hr, err := engine.NewRequest(d.api, query(req), d.userAgent)

@@ -38,7 +38,7 @@ func TestProperties(t *testing.T) {
 	}
 	p.Languages = nil
 	want := engine.Properties{
-		RatePerSecond: 1, Burst: 1, Concurrency: 1, MaxQueryChars: limits.S1QueryMaxChars,
+		RatePerSecond: 1, Burst: 1, MaxRatePerSecond: 1, MaxBurst: 1, Concurrency: 1, MaxQueryChars: limits.S1QueryMaxChars,
 		Cacheable: true, Attribution: true, MaxBodyBytes: 1 << 20,
 	}
 	if !reflect.DeepEqual(p, want) {

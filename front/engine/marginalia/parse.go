@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/rypsok/rypsok/front/engine"
@@ -68,7 +67,7 @@ func parse(a *engine.Answer, limit int) ([]engine.Result, error) {
 			break
 		}
 		var h hit
-		if json.Unmarshal(raw, &h) != nil || !web(h.URL) {
+		if json.Unmarshal(raw, &h) != nil || !engine.WebURL(h.URL) {
 			continue
 		}
 		results = append(results, engine.Result{
@@ -106,13 +105,4 @@ func classifyStatus(a *engine.Answer) *engine.Error {
 		return engine.Errorf(response.ClassBlocked, "HTTP 403")
 	}
 	return engine.ClassifyStatus(a)
-}
-
-// web reports whether u is an absolute http or https URL.
-func web(u string) bool {
-	rest, ok := strings.CutPrefix(u, "https://")
-	if !ok {
-		rest, ok = strings.CutPrefix(u, "http://")
-	}
-	return ok && rest != "" && rest[0] != '/'
 }

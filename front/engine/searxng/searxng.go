@@ -25,9 +25,19 @@ const Type = "searxng"
 // searchPath is the search's path under the instance's URL.
 const searchPath = "/search"
 
-// category is the one SearXNG category asked: engine.Request carries no
-// category.
-const category = "general"
+// defaultCategory is the SearXNG category asked for a request without
+// one. rypsok's categories are SearXNG's own names (general, news,
+// science, it), so the call's category is sent as it is.
+const defaultCategory = "general"
+
+// categories lists the categories sent: rypsok's, which SearXNG has.
+var categories = func() map[string]bool {
+	m := make(map[string]bool, len(response.Categories()))
+	for _, c := range response.Categories() {
+		m[string(c)] = true
+	}
+	return m
+}()
 
 // Descriptor returns the type's row of the registry: no provider of its
 // own (the instance is the operator's, so an engine must set endpoint),
@@ -50,7 +60,11 @@ var properties = engine.Properties{
 	// often.
 	RatePerSecond: 2,
 	Burst:         4,
-	Concurrency:   4,
+	// MaxRatePerSecond and MaxBurst bound an instance that is the
+	// operator's own by sense rather than by a provider's publication.
+	MaxRatePerSecond: 20,
+	MaxBurst:         20,
+	Concurrency:      4,
 	// MaxQueryChars is LIM-S1: SearXNG sets no limit of its own.
 	MaxQueryChars: limits.S1QueryMaxChars,
 	TimeRanges:    engine.AllTimeRanges(),
@@ -136,8 +150,14 @@ func query(req engine.Request) (url.Values, error) {
 	v := url.Values{
 		"q":          {req.Query},
 		"format":     {"json"},
-		"categories": {category},
+		"categories": {defaultCategory},
 		"pageno":     {"1"},
+	}
+	if req.Category != "" {
+		if !categories[req.Category] {
+			return nil, engine.Errorf(response.ClassBadResponse, "category %q not honored", req.Category)
+		}
+		v.Set("categories", req.Category)
 	}
 	if req.Language != "" {
 		l, ok := locale(req.Language)

@@ -62,7 +62,7 @@ func TestProperties(t *testing.T) {
 	}
 	p.TimeRanges = nil
 	want := engine.Properties{
-		RatePerSecond: 2, Burst: 4, Concurrency: 4, MaxQueryChars: limits.S1QueryMaxChars,
+		RatePerSecond: 2, Burst: 4, MaxRatePerSecond: 20, MaxBurst: 20, Concurrency: 4, MaxQueryChars: limits.S1QueryMaxChars,
 		Cacheable: true, Attribution: false, MaxBodyBytes: 2 << 20,
 	}
 	if !reflect.DeepEqual(p, want) {
@@ -87,6 +87,12 @@ func TestRequest(t *testing.T) {
 		{Name: "a year", Req: engine.Request{Query: q, Count: 10, TimeRange: "year"}, Want: url.Values{"time_range": {"year"}}},
 		{Name: "a region is not sent", Req: engine.Request{Query: q, Count: 10, Language: "ja", Region: "US"}, Want: url.Values{"language": {"ja"}}},
 		{Name: "a count is not sent", Req: engine.Request{Query: q, Count: 3}},
+		{Name: "the general category", Req: engine.Request{Query: q, Count: 10, Category: "general"}},
+		{Name: "the news category", Req: engine.Request{Query: q, Count: 10, Category: "news"}, Want: url.Values{"categories": {"news"}}},
+		{Name: "the science category", Req: engine.Request{Query: q, Count: 10, Category: "science"}, Want: url.Values{"categories": {"science"}}},
+		{Name: "the it category", Req: engine.Request{Query: q, Count: 10, Category: "it"}, Want: url.Values{"categories": {"it"}}},
+		{Name: "news of the week in Japanese", Req: engine.Request{Query: q, Count: 10, Category: "news", Language: "ja", TimeRange: "week"},
+			Want: url.Values{"categories": {"news"}, "language": {"ja"}, "time_range": {"week"}}},
 		{Name: "everything at once", Req: engine.Request{Query: q, Count: 10, Language: "ja", Region: "JP", SafeSearch: "strict", TimeRange: "week"},
 			Want: url.Values{"language": {"ja"}, "safesearch": {"2"}, "time_range": {"week"}}},
 		{Name: "a query of markup and non-ASCII is sent as it is", Req: engine.Request{Query: `東京 "tower" & <b>`, Count: 10}, Want: url.Values{"q": {`東京 "tower" & <b>`}}},
@@ -369,6 +375,7 @@ func TestRefusedWithoutRequest(t *testing.T) {
 	enginetest.RefusedWithoutRequest(t, searchPath, enginetest.Canned{Status: http.StatusOK, Header: jsonHeader(), Body: enginetest.Fixture(t, "searxng.json")}, newDriver, map[string]engine.Request{
 		"an unknown time range":               {Query: "q", Count: 10, TimeRange: "decade"},
 		"a language that is no language code": {Query: "q", Count: 10, Language: "en_GB"},
+		"an unknown category":                 {Query: "q", Count: 10, Category: "images"},
 	})
 }
 

@@ -96,7 +96,7 @@ func parse(a *engine.Answer, limit int) ([]engine.Result, time.Duration, error) 
 			break
 		}
 		var q question
-		if json.Unmarshal(raw, &q) != nil || !web(q.Link) {
+		if json.Unmarshal(raw, &q) != nil || !engine.WebURL(q.Link) {
 			continue
 		}
 		results = append(results, engine.Result{
@@ -214,15 +214,6 @@ func date(raw json.RawMessage) string {
 		return ""
 	}
 	return time.Unix(n, 0).UTC().Format(time.DateOnly)
-}
-
-// web reports whether link is an absolute http or https URL.
-func web(link string) bool {
-	rest, ok := strings.CutPrefix(link, "https://")
-	if !ok {
-		rest, ok = strings.CutPrefix(link, "http://")
-	}
-	return ok && rest != "" && rest[0] != '/'
 }
 
 // gzipMagic starts every gzip stream; no JSON text starts with it.

@@ -56,7 +56,11 @@ var properties = engine.Properties{
 	// its exhaustion is classified (throttle_violation).
 	RatePerSecond: 1,
 	Burst:         2,
-	Concurrency:   2,
+	// MaxRatePerSecond and MaxBurst are the per-IP ceiling the API
+	// publishes (30 requests a second).
+	MaxRatePerSecond: 30,
+	MaxBurst:         30,
+	Concurrency:      2,
 	// MaxQueryChars is LIM-S1: the API documents no limit of q.
 	MaxQueryChars: limits.S1QueryMaxChars,
 	TimeRanges:    engine.AllTimeRanges(),
@@ -194,29 +198,13 @@ func query(req engine.Request, now time.Time) (url.Values, error) {
 		"filter":   {"withbody"},
 	}
 	if req.TimeRange != "" {
-		from, ok := since(response.TimeRange(req.TimeRange), now)
+		from, ok := engine.Since(response.TimeRange(req.TimeRange), now)
 		if !ok {
 			return nil, engine.Errorf(response.ClassBadResponse, "time range %q not honored", req.TimeRange)
 		}
 		v.Set("fromdate", strconv.FormatInt(from.Unix(), 10))
 	}
 	return v, nil
-}
-
-// since returns the start of time range r ending at now; ok is false for
-// an unknown range.
-func since(r response.TimeRange, now time.Time) (t time.Time, ok bool) {
-	switch r {
-	case response.TimeRangeDay:
-		return now.AddDate(0, 0, -1), true
-	case response.TimeRangeWeek:
-		return now.AddDate(0, 0, -7), true
-	case response.TimeRangeMonth:
-		return now.AddDate(0, -1, 0), true
-	case response.TimeRangeYear:
-		return now.AddDate(-1, 0, 0), true
-	}
-	return time.Time{}, false
 }
 
 // count returns the results kept of n asked: LIM-S3 for none.

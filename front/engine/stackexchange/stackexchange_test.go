@@ -44,7 +44,7 @@ func TestProperties(t *testing.T) {
 	}
 	p.Languages, p.TimeRanges = nil, nil
 	want := engine.Properties{
-		RatePerSecond: 1, Burst: 2, Concurrency: 2, MaxQueryChars: limits.S1QueryMaxChars,
+		RatePerSecond: 1, Burst: 2, MaxRatePerSecond: 30, MaxBurst: 30, Concurrency: 2, MaxQueryChars: limits.S1QueryMaxChars,
 		Cacheable: true, Attribution: true, MaxBodyBytes: 2 << 20,
 	}
 	if !reflect.DeepEqual(p, want) {

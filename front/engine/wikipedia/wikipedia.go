@@ -51,6 +51,10 @@ var properties = engine.Properties{
 	// asks for serial, considerate read traffic (API:Etiquette).
 	RatePerSecond: 1,
 	Burst:         3,
+	// MaxRatePerSecond and MaxBurst stay at the default: rypsok sends no
+	// access token, so its requests are the anonymous client class's.
+	MaxRatePerSecond: 1,
+	MaxBurst:         3,
 	// Concurrency stays under the "3 or fewer concurrent requests" of
 	// Wikimedia APIs/Rate limits.
 	Concurrency: 2,

@@ -32,7 +32,7 @@ func TestProperties(t *testing.T) {
 	}
 	p := d.Properties()
 	want := engine.Properties{
-		RatePerSecond: 1, Burst: 3, Concurrency: 2, MaxQueryChars: 300,
+		RatePerSecond: 1, Burst: 3, MaxRatePerSecond: 1, MaxBurst: 3, Concurrency: 2, MaxQueryChars: 300,
 		Cacheable: true, Attribution: true, MaxBodyBytes: 1 << 20,
 	}
 	if p.Languages == nil {
