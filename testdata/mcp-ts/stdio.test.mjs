@@ -184,12 +184,21 @@ for (const { structured, args } of settings) {
     });
 
     test('web_search no engine can serve (Wikipedia cannot filter by time): unavailable, no_engine', async () => {
-      // No request leaves: the only active engine is skipped for time_range.
-      const res = await s.client.callTool({ name: 'web_search', arguments: { query: 'golang', time_range: 'day' } });
-      assert.equal(res.isError, true);
-      const obj = answer(res, structured);
-      assert.equal(obj.error?.kind, 'unavailable');
-      assert.equal(obj.error.detail?.reason, 'no_engine');
+      // The default set answers time_range in every category (GDELT,
+      // Hacker News), so this runs a configuration of Wikipedia alone: no
+      // request leaves, the only engine is skipped for time_range.
+      const only = mkdtempSync(path.join(os.tmpdir(), 'rypsok-ts-wiki-'));
+      const w = await start(['--config', configFile(only, `[service]\nstructured_content = ${structured}\n\n[engines.wikipedia]\ntype = "wikipedia"\n`)]);
+      try {
+        const res = await w.client.callTool({ name: 'web_search', arguments: { query: 'golang', time_range: 'day' } });
+        assert.equal(res.isError, true);
+        const obj = answer(res, structured);
+        assert.equal(obj.error?.kind, 'unavailable');
+        assert.equal(obj.error.detail?.reason, 'no_engine');
+      } finally {
+        await w.client.close();
+        rmSync(only, { recursive: true, force: true });
+      }
     });
 
     test('an unknown tool is a protocol error', async () => {
