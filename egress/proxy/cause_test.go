@@ -32,7 +32,16 @@ func TestAFailLineNamesItsCauseAndHost(t *testing.T) {
 			conn.Close()
 		}
 	}
-	silent := func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }
+	// silentEnv's upstream answers nothing until the test is over: not
+	// even after the egress gives up (a handler that returned when its
+	// request's context ended would let the server write a 200 that a
+	// loaded machine can deliver before the egress's deadline is seen).
+	silentEnv := func(t *testing.T) *env {
+		stop := make(chan struct{})
+		e := publicEnv(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-stop }), envOptions{})
+		t.Cleanup(func() { close(stop) }) // before the server's Close, which waits for its handlers
+		return e
+	}
 	for _, tc := range []struct {
 		name   string
 		env    func(t *testing.T) *env
@@ -54,7 +63,7 @@ func TestAFailLineNamesItsCauseAndHost(t *testing.T) {
 			"https://example.com/", contract.Request{}, contract.ReasonTimeout, dialer.CauseConnectTimeout, "example.com"},
 		{"a host that hangs up without answering", func(t *testing.T) *env { return publicEnv(t, http.HandlerFunc(hangUp), envOptions{}) },
 			"https://example.com/", contract.Request{}, contract.ReasonNetwork, dialer.CauseClosed, "example.com"},
-		{"an answer that never comes", func(t *testing.T) *env { return publicEnv(t, http.HandlerFunc(silent), envOptions{}) },
+		{"an answer that never comes", silentEnv,
 			"https://example.com/", contract.Request{Deadline: 200 * time.Millisecond}, contract.ReasonTimeout, dialer.CauseResponseTimeout, "example.com"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -201,15 +201,51 @@ func (r *logRecorder) waitFor(t testing.TB, name string, n int) []event {
 
 // lineWriter records what is written to it, one Write per line.
 type lineWriter struct {
-	mu     sync.Mutex
-	writes []string
+	mu      sync.Mutex
+	writes  []string
+	changed chan struct{} // closed and replaced at each Write
 }
 
 func (w *lineWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	w.writes = append(w.writes, string(p))
+	if w.changed != nil {
+		close(w.changed)
+	}
+	w.changed = make(chan struct{})
 	w.mu.Unlock()
 	return len(p), nil
+}
+
+// waitFor waits, at most 15 s, until a write contains every one of parts,
+// and returns the writes so far.
+func (w *lineWriter) waitFor(t *testing.T, parts ...string) []string {
+	t.Helper()
+	deadline := time.NewTimer(15 * time.Second)
+	defer deadline.Stop()
+	for {
+		w.mu.Lock()
+		writes := append([]string(nil), w.writes...)
+		if w.changed == nil {
+			w.changed = make(chan struct{})
+		}
+		changed := w.changed
+		w.mu.Unlock()
+		for _, wr := range writes {
+			found := true
+			for _, p := range parts {
+				found = found && strings.Contains(wr, p)
+			}
+			if found {
+				return writes
+			}
+		}
+		select {
+		case <-changed:
+		case <-deadline.C:
+			return writes
+		}
+	}
 }
 
 func (w *lineWriter) all() []string {

@@ -62,8 +62,9 @@ func TestStartServesHealthzFromAPrivateDirectory(t *testing.T) {
 		t.Errorf("WaitReady once ready: %v", err)
 	}
 	// The egress's stderr arrives whole lines at a time, its ready line
-	// among them.
-	writes := stderr.all()
+	// among them. Readiness may have been seen by polling /healthz before
+	// the line was forwarded: wait for it, bounded.
+	writes := stderr.waitFor(t, `"event":"ready"`, `"service":"rypsok-egress"`)
 	readyLine := false
 	for _, w := range writes {
 		if !strings.HasSuffix(w, "\n") || strings.Count(w, "\n") != 1 {
