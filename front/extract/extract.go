@@ -41,7 +41,8 @@
 //     boilerplate-named blocks left in the result, link-dense ones
 //     included (boiler.go). Drop "Read also: …" teaser blocks, ad labels
 //     and short linked calls to action anywhere, and the navigation, calls
-//     to action and datelines at the content's ends (prune.go). When the
+//     to action and datelines at the content's ends (prune.go), and
+//     picture credits anywhere (credit.go). When the
 //     content is still shorter than minChars and the page's JSON-LD has a
 //     much longer articleBody that the page shows, that text is the
 //     content (jsonld.go).
@@ -176,6 +177,7 @@ func HTML(ctx context.Context, doc string, base *url.URL) (Result, error) {
 	removeBoilerplate(content, visibleLen(content), false)
 	pruneContent(content)
 	pruneInside(content)
+	pruneCredits(content)
 	trimTail(content)
 	trimHead(content)
 	for i := len(before) - 1; i >= 0; i-- {

@@ -29,6 +29,12 @@ func TestPruneRemoved(t *testing.T) {
 		{"leading dateline", `<p>BOILER1 Updated March 5, 2021</p>`, ""},
 		{"leading time element", `<p><time datetime="2021-03-05">BOILER1 Friday morning</time></p>`, ""},
 		{"related list by name", "", `<div class="related-stories">` + links + `</div>`},
+		{"photo credit by class", `<figure><img src="/p.jpg"><figcaption>A harbour at dawn <span class="photo-credit">BOILER1 Getty Images</span></figcaption></figure>`, ""},
+		{"copyright note by class", `<figure><img src="/p.jpg"><figcaption><span class="copyright-note">© BOILER1 Agency/Name</span></figcaption></figure>`, ""},
+		{"credit line", `<p>(Credit: BOILER1 Jane Doe / Grist)</p>`, ""},
+		{"photo line", `<p>Photo: BOILER1 Jane Doe, AP</p>`, ""},
+		{"agency credit in parentheses", `<p><em>A harbour at dawn. (BOILER1 Jane Doe/AFP/Getty Images)</em></p>`, ""},
+		{"copyright sign line", `<p>© BOILER1 Jane Doe</p>`, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -54,7 +60,7 @@ func TestPruneKept(t *testing.T) {
 		{"leading subheading", `<h2>KEPT1 Background</h2>`, ""},
 		{"leading bold subhead", `<p><b>KEPT1 Before</b></p>`, ""},
 		{"tweet", "", `<blockquote class="twitter-tweet"><p>KEPT1 We did it, said the team in a message to fans.</p></blockquote><p>` + filler + `</p>`},
-		{"photo credit by class", `<figure><img src="/p.jpg"><figcaption>A harbour at dawn <span class="photo-credit">KEPT1 Getty Images</span></figcaption></figure>`, ""},
+		{"agency named in a sentence", "", `<p>KEPT1 The figures were first reported by Reuters.</p>`},
 		{"author note at the end", "", `<div class="author-bio"><p>KEPT1 Jane Doe covers city hall and transport for the paper. She joined in 2015 from the regional desk, where she reported on the port and the courts.</p></div>`},
 		{"leading table of contents", `<ul><li><a href="#one">KEPT1 One</a></li><li><a href="#two">Two</a></li></ul>`, ""},
 		{"heading slug id", `<div class="section" id="sharing-with-a-single-developer"><h2>Sharing</h2><p>KEPT1 ` + filler + `</p></div>`, ""},
