@@ -41,7 +41,9 @@
 //     boilerplate-named blocks left in the result, link-dense ones
 //     included (boiler.go). Drop "Read also: …" teaser blocks, ad labels
 //     and short linked calls to action anywhere, and the navigation, calls
-//     to action and datelines at the content's ends (prune.go), and
+//     to action, datelines, bylines, the page's address, authors'
+//     notes and end matter (copyright, "Reporting by", disclaimers) at
+//     the content's ends (prune.go, endmatter.go), and
 //     picture credits anywhere (credit.go). When the
 //     content is still shorter than minChars and the page's JSON-LD has a
 //     much longer articleBody that the page shows, that text is the
