@@ -121,17 +121,18 @@ func HTML(ctx context.Context, doc string, base *url.URL) (Result, error) {
 	pageURL := effectiveBase(root, base)
 	title := collapse(textOf(docTitle(root)))
 	ld := ldArticleBody(root)
-	removeHidden(root)
-
 	body := find(root, atom.Body)
 	if body == nil {
 		body = root
 	}
+	shell := appShell(body)
+	removeHidden(root)
+
 	pageText := visibleLen(body)
 	ld = shownLD(ld, body)
 	if pageText == 0 {
 		if !useLD(ld, 0) {
-			return Result{}, ErrNothing
+			return Result{}, nothing(shell)
 		}
 		res.Partial = true
 		return finish(res, ldContent(ld), pageURL, title)
@@ -171,7 +172,7 @@ func HTML(ctx context.Context, doc string, base *url.URL) (Result, error) {
 	}
 	if content == nil {
 		if !useLD(ld, 0) {
-			return Result{}, ErrNothing
+			return Result{}, nothing(shell)
 		}
 		content = ldContent(ld)
 		res.Partial = true
@@ -188,6 +189,8 @@ func HTML(ctx context.Context, doc string, base *url.URL) (Result, error) {
 	if ld != "" && useLD(ld, visibleLen(content)) {
 		content = ldContent(ld)
 		res.Partial = true
+	} else if scriptRendered(shell, content) {
+		return Result{}, ErrScriptRendered
 	}
 	return finish(res, content, pageURL, title)
 }
@@ -209,6 +212,15 @@ func finish(res Result, content *html.Node, pageURL *url.URL, title string) (Res
 		return Result{}, ErrNothing
 	}
 	return res, nil
+}
+
+// nothing is the error for a page with no extractable text:
+// ErrScriptRendered for an application shell, else ErrNothing.
+func nothing(shell bool) error {
+	if shell {
+		return ErrScriptRendered
+	}
+	return ErrNothing
 }
 
 // readabilityURL gives readability a non-nil URL (it resolves links with it).
