@@ -34,7 +34,9 @@
 //     again (Result.Partial).
 //     When readability's result shares little prose with the page's
 //     densest prose container, which has much more of it (a newsletter
-//     form, a teaser list), take that container instead (density.go).
+//     form, a teaser list), or is a short block inside that container
+//     with at most a quarter of its prose (a related-story card set in
+//     the body), take that container instead (density.go).
 //  5. Put back the lead (an opening paragraph set apart as a standfirst)
 //     readability left out (lead.go), and the prose that opens the densest
 //     container before readability's first block (density.go). Remove the
@@ -54,6 +56,10 @@
 //     word (dropcap.go). Convert to Markdown (github.com/JohannesKaufmann/html-to-markdown/v2,
 //     commonmark and table plugins: headings, lists, fenced code, tables).
 //  7. Clean: boundary.RemoveInvisible, 3+ line breaks become 2, trim.
+//
+// An application shell (scripts and an empty mount element, or a
+// noscript asking for JavaScript) from which less than minChars were
+// extracted is ErrScriptRendered (shell.go).
 package extract
 
 import (
