@@ -46,7 +46,9 @@
 //     to action, datelines, bylines, the page's address, authors'
 //     notes and end matter (copyright, "Reporting by", disclaimers) at
 //     the content's ends (prune.go, endmatter.go), and
-//     picture credits anywhere (credit.go). When the
+//     picture credits, paywall and membership pitches, "Updated …"
+//     stamps, gallery counters and linked "Related: …" teasers anywhere
+//     (credit.go, inbody.go). When the
 //     content is still shorter than minChars and the page's JSON-LD has a
 //     much longer articleBody that the page shows, that text is the
 //     content (jsonld.go).
@@ -187,6 +189,7 @@ func HTML(ctx context.Context, doc string, base *url.URL) (Result, error) {
 	pruneContent(content)
 	pruneInside(content)
 	pruneCredits(content)
+	pruneFurniture(content)
 	trimTail(content)
 	trimHead(content)
 	for i := len(before) - 1; i >= 0; i-- {
