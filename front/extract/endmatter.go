@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // End matter and bylines. What closes a story is often not the story: the
@@ -62,4 +63,45 @@ func isURLLine(n *html.Node) bool {
 	}
 	l := strings.ToLower(t)
 	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") || strings.HasPrefix(l, "www.")
+}
+
+// maxRelatedHeadingChars bounds a heading that announces other pages.
+const maxRelatedHeadingChars = 60
+
+// rxRelatedHeading matches a heading that announces other pages rather
+// than a section of the article, in the languages of the dev sets.
+var rxRelatedHeading = lazyRegexp(`(?i)^\W*(?:(?:das |dies )?könnte (?:sie|dich) (?:auch )?interessieren|you (?:may|might) (?:also )?(?:like|enjoy|be interested)|(?:more|other) (?:stories|articles|posts|news) (?:from|like|on|about)|related (?:stories|articles|posts|content|coverage|news|reading)|recommended (?:for you|stories|articles|reading)|entdecke weitere|weitere (?:artikel|beiträge|meldungen|nachrichten|themen)|ähnliche (?:artikel|beiträge)|mehr zum thema|te puede interesar|también te (?:puede|podría) interesar|noticias relacionadas|artículos relacionados|à lire (?:aussi|également)|articles liés|sur le même sujet|dans la même rubrique|leggi anche|articoli correlati|czytaj (?:też|także)|zobacz (?:też|także)|polecane)\b`)
+
+// cutAtRelatedHeading removes, from the last maxTailShare of the
+// content, a heading that announces other pages ("You might also like",
+// "Das könnte Sie auch interessieren") and everything after it: the
+// teasers under such a heading are cards with summaries, running text
+// that trimTail alone keeps.
+func cutAtRelatedHeading(content *html.Node) {
+	var h *html.Node
+	walkElements(content, func(n *html.Node) {
+		if h == nil && (isHeading(n) || tag(n) == atom.P || tag(n) == atom.Div && n.FirstChild != nil && n.FirstChild == n.LastChild && n.FirstChild.Type == html.TextNode) &&
+			visibleLen(n) <= maxRelatedHeadingChars && rxRelatedHeading().MatchString(collapse(textOf(n))) {
+			h = n
+		}
+	})
+	if h == nil {
+		return
+	}
+	var drop []*html.Node
+	removed := 0
+	for n := h; n != nil && n != content; n = n.Parent {
+		for s := n.NextSibling; s != nil; s = s.NextSibling {
+			drop = append(drop, s)
+			removed += visibleLen(s)
+		}
+	}
+	drop = append(drop, h)
+	removed += visibleLen(h)
+	if float64(removed) > maxTailShare*float64(visibleLen(content)) {
+		return
+	}
+	for _, d := range drop {
+		d.Parent.RemoveChild(d)
+	}
 }

@@ -45,7 +45,9 @@
 //     and short linked calls to action anywhere, and the navigation, calls
 //     to action, datelines, bylines, the page's address, authors'
 //     notes and end matter (copyright, "Reporting by", disclaimers) at
-//     the content's ends (prune.go, endmatter.go), and
+//     the content's ends (prune.go, endmatter.go), a heading that
+//     announces other pages ("You might also like") in the content's last
+//     part with everything after it (endmatter.go), and
 //     picture credits, paywall and membership pitches, "Updated …"
 //     stamps, gallery counters and linked "Related: …" teasers anywhere
 //     (credit.go, inbody.go). When the
@@ -190,6 +192,7 @@ func HTML(ctx context.Context, doc string, base *url.URL) (Result, error) {
 	pruneInside(content)
 	pruneCredits(content)
 	pruneFurniture(content)
+	cutAtRelatedHeading(content)
 	trimTail(content)
 	trimHead(content)
 	for i := len(before) - 1; i >= 0; i-- {
