@@ -47,27 +47,56 @@ var rxCredit = lazyRegexp(`(?i)^\W*(?:photos?|fotos?|foto ?credits?|images?|imag
 // section.
 func pruneCredits(root *html.Node) {
 	removeIf(root, func(n *html.Node) bool {
+		// the cheap tests first, and no count of text past the largest
+		// bound: every element of the content is judged
 		t := tag(n)
-		l := visibleLen(n)
-		if l == 0 {
-			return false
-		}
-		if holdsMedia(n) {
-			return false
-		}
-		if nameHas(n, creditParts) && l <= maxCaptionChars && !holdsBlocks(n) {
-			return true
-		}
-		if (t == atom.Figcaption || nameHas(n, captionParts)) && l <= maxCaptionChars && !holdsBlocks(n) && rxCreditInside().MatchString(collapse(textOf(n))) {
-			return true
-		}
+		credit := nameHas(n, creditParts)
+		caption := t == atom.Figcaption || nameHas(n, captionParts)
+		line := false
 		switch t {
 		case atom.P, atom.Div, atom.Span, atom.Em, atom.I, atom.Small, atom.Cite, atom.Figcaption:
-		default:
+			line = true
+		}
+		if !credit && !caption && !line {
 			return false
 		}
-		return l <= maxCreditChars && rxCredit().MatchString(collapse(textOf(n)))
+		l, ok := visibleAtMost(n, maxCaptionChars)
+		if !ok || l == 0 || holdsMedia(n) {
+			return false
+		}
+		if (credit || caption) && holdsBlocks(n) {
+			return false
+		}
+		if credit {
+			return true
+		}
+		text := collapse(textOf(n))
+		if caption && rxCreditInside().MatchString(text) {
+			return true
+		}
+		return line && l <= maxCreditChars && rxCredit().MatchString(text)
 	})
+}
+
+// visibleAtMost counts the non-space characters of the text under n, as
+// visibleLen does, and stops past max: ok is false when there are more.
+func visibleAtMost(n *html.Node, max int) (count int, ok bool) {
+	var walk func(n *html.Node) bool
+	walk = func(n *html.Node) bool {
+		if n.Type == html.TextNode {
+			count += visibleRunes(n.Data)
+			if count > max {
+				return false
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if !walk(c) {
+				return false
+			}
+		}
+		return true
+	}
+	return count, walk(n)
 }
 
 // captionParts are the class and id words that name a caption

@@ -38,8 +38,7 @@ func pruneFurniture(root *html.Node) {
 		default:
 			return false
 		}
-		l := visibleLen(n)
-		if l == 0 || l > maxFurnitureChars {
+		if l, ok := visibleAtMost(n, maxFurnitureChars); !ok || l == 0 {
 			return false
 		}
 		t := collapse(textOf(n))

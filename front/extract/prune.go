@@ -346,8 +346,8 @@ func pruneInside(root *html.Node) {
 		default:
 			return false
 		}
-		l := visibleLen(n)
-		if l == 0 || l > maxInlineCTAChars {
+		l, ok := visibleAtMost(n, maxInlineCTAChars)
+		if !ok || l == 0 {
 			return false
 		}
 		// the cheap tests first: the regular expressions are slow on a
