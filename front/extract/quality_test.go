@@ -67,15 +67,7 @@ func TestQuality(t *testing.T) {
 	sort.Strings(names)
 	docs := make(map[string]string, len(names))
 	for _, name := range names {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc, err := Decode(b, "text/html")
-		if err != nil {
-			t.Fatal(err)
-		}
-		docs[filepath.Base(filepath.Dir(name))] = doc
+		docs[filepath.Base(filepath.Dir(name))] = readPage(t, name)
 	}
 	out := map[string]pred{}
 	var bytesIn int
@@ -111,14 +103,7 @@ func TestQuality(t *testing.T) {
 	bytesIn = 0
 	start = time.Now()
 	for id, c := range cases {
-		raw, err := os.ReadFile(filepath.Join(*fixtures, "trafilatura", "pages", id+".html"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc, err := Decode(raw, "text/html")
-		if err != nil {
-			t.Fatal(err)
-		}
+		doc := readPage(t, filepath.Join(*fixtures, "trafilatura", "pages", id+".html"))
 		u := fake
 		if c.URL != "" {
 			if pu, err := url.Parse(c.URL); err == nil {
@@ -192,6 +177,19 @@ func goTrafilatura(doc string, u *url.URL) string {
 	return r.ContentText
 }
 
+// readPage reads and decodes one page of the dev sets.
+func readPage(t *testing.T, name string) string {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := Decode(b, "text/html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
 func write(t *testing.T, name string, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -222,14 +220,7 @@ func TestPeakRSS(t *testing.T) {
 	if largest == "" {
 		t.Fatalf("no pages under %s", *fixtures)
 	}
-	raw, err := os.ReadFile(largest)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := Decode(raw, "text/html")
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := readPage(t, largest)
 	u, _ := url.Parse("https://example.org/a")
 	name, err := filepath.Rel(*fixtures, largest)
 	if err != nil {
