@@ -174,26 +174,39 @@ report: build
 	$(GO) test -run '^$$' -bench 'Search$$|Direct$$' -benchtime 300x ./front/search/ | grep -E '^Benchmark'
 	@echo "== egress throughput and RSS"; cd testdata/egressbench && $(GO) run . -rounds 3
 	@echo "== extraction"; if [ -d "$(EXTRACT_FIXTURES)" ]; then \
-	  out=$$(mktemp -d); $(GO) test -tags quality -count=1 -v -run 'TestQuality|TestPeakRSS' ./front/extract/ -args -out $$out -fixtures $(EXTRACT_FIXTURES) | grep -E 'pages/s|RSS'; rm -rf $$out; \
+	  out=$$(mktemp -d); $(GO) test -tags quality -count=1 -v -run 'TestQuality|TestPeakRSS5MiB' ./front/extract/ -args -out $$out -fixtures $(EXTRACT_FIXTURES) | grep -E 'pages/s|RSS'; rm -rf $$out; \
 	else echo "(the dev sets are not at $(EXTRACT_FIXTURES))"; fi
 	@echo "== peak RSS under load (4 concurrent 5 MiB fetches, a search burst)"; \
 	$(GO) test -count=1 -v -run TestResourcesUnderLoad ./cmd/rypsok/ | grep 'peak RSS'
 
 # Extraction quality on the two extraction dev sets: shingle F1 (Mozilla)
-# and snippet F1 (trafilatura), plus pages per second and peak RSS for a
-# 5 MiB page. EXTRACT_FLAGS=-baseline scores the plain readability +
-# html-to-markdown pipeline instead. EXTRACT_FIXTURES is where the dev
-# sets are: third-party web pages with their ground truth and scorers,
-# usable as test data only, so kept beside the repository and not part of
-# it. Without them extract-score fails and report skips the extraction
-# figures.
+# and snippet F1 (trafilatura), rypsok beside go-trafilatura (a reference
+# run in the test only, never in the product), pages per second for both,
+# the peak RSS of the largest dev-set page for both (each in its own
+# process) and of a synthetic 5 MiB page, and rypsok's worst pages.
+# EXTRACT_FLAGS=-extractor=readability scores the plain readability +
+# html-to-markdown pipeline instead of rypsok. EXTRACT_FIXTURES is where
+# the dev sets are: third-party web pages with their ground truth and
+# scorers, usable as test data only, so kept beside the repository and not
+# part of it. Without them extract-score fails and report skips the
+# extraction figures.
 EXTRACT_FIXTURES ?= $(abspath ../shared/fixtures/extraction)
+EXTRACT_WORST ?= 15
 extract-score:
-	@out=$$(mktemp -d) && \
+	@out=$$(mktemp -d) && mkdir $$out/ref && \
 	$(GO) test -tags quality -count=1 -v -run TestQuality ./front/extract/ -args -out $$out -fixtures $(EXTRACT_FIXTURES) $(EXTRACT_FLAGS) | grep -E 'pages|FAIL' ; \
-	$(GO) test -tags quality -count=1 -v -run TestPeakRSS ./front/extract/ -args -out $$out | grep -E 'RSS|FAIL' ; \
-	echo "== mozilla (shingle F1, --markdown)" && \
-	python3 $(EXTRACT_FIXTURES)/score.py --truth $(EXTRACT_FIXTURES)/ground-truth.json --pred $$out/mozilla.json --markdown && \
-	echo "== trafilatura (snippets, --markdown)" && \
-	python3 $(EXTRACT_FIXTURES)/trafilatura/score_snippets.py --cases $(EXTRACT_FIXTURES)/trafilatura/cases.json --pred $$out/trafilatura.json --markdown && \
+	$(GO) test -tags quality -count=1 -v -run TestQuality ./front/extract/ -args -out $$out/ref -fixtures $(EXTRACT_FIXTURES) -extractor=go-trafilatura | grep -E 'pages|FAIL' ; \
+	$(GO) test -tags quality -count=1 -v -run 'TestPeakRSS$$' ./front/extract/ -args -fixtures $(EXTRACT_FIXTURES) $(EXTRACT_FLAGS) | grep -E 'RSS|FAIL' ; \
+	$(GO) test -tags quality -count=1 -v -run 'TestPeakRSS$$' ./front/extract/ -args -fixtures $(EXTRACT_FIXTURES) -extractor=go-trafilatura | grep -E 'RSS|FAIL' ; \
+	$(GO) test -tags quality -count=1 -v -run TestPeakRSS5MiB ./front/extract/ | grep -E 'RSS|FAIL' ; \
+	for who in rypsok:$$out go-trafilatura:$$out/ref; do \
+	  echo "== $${who%%:*}: mozilla (shingle F1, --markdown)" && \
+	  python3 $(EXTRACT_FIXTURES)/score.py --truth $(EXTRACT_FIXTURES)/ground-truth.json --pred $${who#*:}/mozilla.json --markdown | grep -E 'precision|recall|F1' && \
+	  echo "== $${who%%:*}: trafilatura (snippets, --markdown)" && \
+	  python3 $(EXTRACT_FIXTURES)/trafilatura/score_snippets.py --cases $(EXTRACT_FIXTURES)/trafilatura/cases.json --pred $${who#*:}/trafilatura.json --markdown | grep -E 'snippets|precision|recall|F1' ; \
+	done ; \
+	echo "== rypsok's worst pages: mozilla" && \
+	python3 $(EXTRACT_FIXTURES)/score.py --truth $(EXTRACT_FIXTURES)/ground-truth.json --pred $$out/mozilla.json --markdown --worst $(EXTRACT_WORST) | sed -n '/^ *F1  *P/,$$p' ; \
+	echo "== rypsok's worst pages: trafilatura" && \
+	python3 $(EXTRACT_FIXTURES)/trafilatura/score_snippets.py --cases $(EXTRACT_FIXTURES)/trafilatura/cases.json --pred $$out/trafilatura.json --markdown --worst $(EXTRACT_WORST) | sed -n '/^wrong/,$$p' ; \
 	rm -rf $$out

@@ -20,8 +20,8 @@ import (
 //     boxes are not matched by name: the name also marks in-article promos
 //     that Readability.js keeps, and the short ones at the content's ends go
 //     by their wording (prune.go). Author boxes are not matched either:
-//     readability takes a short byline out itself, and keeps an author's
-//     note at the end of the story as Readability.js does.
+//     readability takes a short byline out itself, and an author's note
+//     at the content's ends goes with the end matter (endmatter.go).
 //     It runs twice. Before readability, it leaves link-dense blocks (a
 //     list of related stories) in place: readability's scoring already
 //     discounts links, and taking them away first raises the score of the

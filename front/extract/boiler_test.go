@@ -39,10 +39,8 @@ func TestBoilerplateKept(t *testing.T) {
 		"shared in id":    `<div class="section" id="a-shared-history"><p>KEPT1 ` + filler + `</p></div>`,
 		"inline span":     `<p>By <span class="ad">KEPT1 Jane Doe</span>, staff writer. ` + filler + `</p>`,
 		"teaser too long": `<p>Read more: KEPT1 ` + strings.Repeat(filler, 3) + `</p>`,
-		// "Related:" is not a teaser label: Readability.js keeps CNN's
-		// inline "Related: <link>" lines, and no human-annotated page
-		// needed it
-		"related label": `<p>Related: <a href="/other">KEPT1 another story</a></p>`,
+		// "Related:" labels a teaser only over a link (inbody.go)
+		"related label over text": `<p>Related: KEPT1 the council's earlier vote, in March.</p>`,
 	}
 	for name, snippet := range cases {
 		t.Run(name, func(t *testing.T) {

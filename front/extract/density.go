@@ -218,10 +218,24 @@ func alternative(alt *html.Node, altProse int, content *html.Node) *html.Node {
 		return nil
 	}
 	if rProse > 0 && float64(shared(proseKeys(content, 0), proseKeys(alt, 0))) >= maxAltOverlap*float64(rProse) {
+		// readability's block is part of the densest container: the
+		// article, unless that block is a teaser card inside it (a
+		// related story set in the body), short beside a long body
+		if rProse <= maxCardProse && altProse >= cardFactor*rProse {
+			return alt
+		}
 		return nil
 	}
 	return alt
 }
+
+// A teaser card chosen instead of the body it sits in: readability's
+// result has at most maxCardProse characters of prose, and the densest
+// container around it cardFactor times as much.
+const (
+	maxCardProse = 400
+	cardFactor   = 4
+)
 
 // maxBeforeChars bounds the prose that recoverBefore puts back: a lead and
 // a subheading or two, not a second article.

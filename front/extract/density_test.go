@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -146,13 +147,10 @@ func TestPruneInside(t *testing.T) {
 			}
 		})
 	}
-	// what stays: a credit written into a caption or on a line of its own
-	// (Readability.js keeps them, and the Mozilla floor of issue 6 holds
-	// only with them; a block named as a credit goes, boiler.go), a
-	// sentence about a newsletter
+	// what stays: a caption without a credit, a sentence about a
+	// newsletter (credits, in a caption or on their own, go: credit.go)
 	kept := []struct{ name, block, want string }{
-		{"caption with credit", `<figure><img src="/p.jpg"><figcaption>KEPT1 The harbour at dawn. | Foto: Jane Doe</figcaption></figure>`, "KEPT1 The harbour at dawn. | Foto: Jane Doe"},
-		{"credit line alone", `<p>KEPT1 Crédits photos : Agence</p>`, "KEPT1 Crédits photos : Agence"},
+		{"caption without credit", `<figure><img src="/p.jpg"><figcaption>KEPT1 The harbour at dawn.</figcaption></figure>`, "KEPT1 The harbour at dawn."},
 		{"newsletter in the story", `<p>KEPT1 The council said its newsletter would report the vote.</p>`, "KEPT1"},
 	}
 	for _, tc := range kept {
@@ -187,5 +185,47 @@ func TestTextPrefixIndented(t *testing.T) {
 	p := find(body, atom.P)
 	if !isTeaser(p) {
 		t.Errorf("indented teaser not recognized; prefix %q", textPrefix(p, 120))
+	}
+}
+
+// TestTeaserCardInBody: when readability's result is a related-story
+// card inside the article (the densest container, which holds it), the
+// article is taken when it has cardFactor times the card's prose; a
+// block of the article that is not short stays readability's choice.
+func TestTeaserCardInBody(t *testing.T) {
+	var body strings.Builder
+	for i := 0; i < 8; i++ {
+		fmt.Fprintf(&body, `<div><p>Body paragraph %d of the long article, with commas, clauses, and enough words to be prose in every measure.</p></div>`, i)
+	}
+	b := body.String()
+	cases := []struct {
+		name, block string
+		wantAlt     bool
+	}{
+		{"short card", `<div id="picked"><p>Another story entirely, about a different town and a different vote, worth a click.</p></div>`, true},
+		{"long section", `<div id="picked">` + strings.Repeat(`<p>`+filler+filler+`</p>`, 2) + `</div>`, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := `<html><body><article>` + b[:len(b)/2] + tc.block + b[len(b)/2:] + `</article></body></html>`
+			root, err := html.Parse(strings.NewReader(doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var picked *html.Node
+			walkElements(root, func(n *html.Node) {
+				if attrIs(n, "id", "picked") {
+					picked = n
+				}
+			})
+			dense, prose := densestContainer(find(root, atom.Body))
+			got := alternative(dense, prose, picked)
+			if (got != nil) != tc.wantAlt {
+				t.Fatalf("alternative = %v, want the densest container: %v", got, tc.wantAlt)
+			}
+			if got != nil && got.DataAtom != atom.Article {
+				t.Fatalf("alternative = <%s>, want <article>", got.Data)
+			}
+		})
 	}
 }

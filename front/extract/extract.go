@@ -34,14 +34,23 @@
 //     again (Result.Partial).
 //     When readability's result shares little prose with the page's
 //     densest prose container, which has much more of it (a newsletter
-//     form, a teaser list), take that container instead (density.go).
+//     form, a teaser list), or is a short block inside that container
+//     with at most a quarter of its prose (a related-story card set in
+//     the body), take that container instead (density.go).
 //  5. Put back the lead (an opening paragraph set apart as a standfirst)
 //     readability left out (lead.go), and the prose that opens the densest
 //     container before readability's first block (density.go). Remove the
 //     boilerplate-named blocks left in the result, link-dense ones
 //     included (boiler.go). Drop "Read also: …" teaser blocks, ad labels
 //     and short linked calls to action anywhere, and the navigation, calls
-//     to action and datelines at the content's ends (prune.go). When the
+//     to action, datelines, bylines, the page's address, authors'
+//     notes and end matter (copyright, "Reporting by", disclaimers) at
+//     the content's ends (prune.go, endmatter.go), a heading that
+//     announces other pages ("You might also like") in the content's last
+//     part with everything after it (endmatter.go), and
+//     picture credits, paywall and membership pitches, "Updated …"
+//     stamps, gallery counters and linked "Related: …" teasers anywhere
+//     (credit.go, inbody.go). When the
 //     content is still shorter than minChars and the page's JSON-LD has a
 //     much longer articleBody that the page shows, that text is the
 //     content (jsonld.go).
@@ -51,6 +60,10 @@
 //     word (dropcap.go). Convert to Markdown (github.com/JohannesKaufmann/html-to-markdown/v2,
 //     commonmark and table plugins: headings, lists, fenced code, tables).
 //  7. Clean: boundary.RemoveInvisible, 3+ line breaks become 2, trim.
+//
+// An application shell (scripts and an empty mount element, or a
+// noscript asking for JavaScript) from which less than minChars were
+// extracted is ErrScriptRendered (shell.go).
 package extract
 
 import (
@@ -118,17 +131,18 @@ func HTML(ctx context.Context, doc string, base *url.URL) (Result, error) {
 	pageURL := effectiveBase(root, base)
 	title := collapse(textOf(docTitle(root)))
 	ld := ldArticleBody(root)
-	removeHidden(root)
-
 	body := find(root, atom.Body)
 	if body == nil {
 		body = root
 	}
+	shell := appShell(body)
+	removeHidden(root)
+
 	pageText := visibleLen(body)
 	ld = shownLD(ld, body)
 	if pageText == 0 {
 		if !useLD(ld, 0) {
-			return Result{}, ErrNothing
+			return Result{}, nothing(shell)
 		}
 		res.Partial = true
 		return finish(res, ldContent(ld), pageURL, title)
@@ -168,7 +182,7 @@ func HTML(ctx context.Context, doc string, base *url.URL) (Result, error) {
 	}
 	if content == nil {
 		if !useLD(ld, 0) {
-			return Result{}, ErrNothing
+			return Result{}, nothing(shell)
 		}
 		content = ldContent(ld)
 		res.Partial = true
@@ -176,6 +190,9 @@ func HTML(ctx context.Context, doc string, base *url.URL) (Result, error) {
 	removeBoilerplate(content, visibleLen(content), false)
 	pruneContent(content)
 	pruneInside(content)
+	pruneCredits(content)
+	pruneFurniture(content)
+	cutAtRelatedHeading(content)
 	trimTail(content)
 	trimHead(content)
 	for i := len(before) - 1; i >= 0; i-- {
@@ -184,6 +201,8 @@ func HTML(ctx context.Context, doc string, base *url.URL) (Result, error) {
 	if ld != "" && useLD(ld, visibleLen(content)) {
 		content = ldContent(ld)
 		res.Partial = true
+	} else if scriptRendered(shell, content) {
+		return Result{}, ErrScriptRendered
 	}
 	return finish(res, content, pageURL, title)
 }
@@ -205,6 +224,15 @@ func finish(res Result, content *html.Node, pageURL *url.URL, title string) (Res
 		return Result{}, ErrNothing
 	}
 	return res, nil
+}
+
+// nothing is the error for a page with no extractable text:
+// ErrScriptRendered for an application shell, else ErrNothing.
+func nothing(shell bool) error {
+	if shell {
+		return ErrScriptRendered
+	}
+	return ErrNothing
 }
 
 // readabilityURL gives readability a non-nil URL (it resolves links with it).

@@ -127,6 +127,9 @@ func tailBlocks(n *html.Node, drop *[]*html.Node, afterNav bool) bool {
 				*drop = append(*drop, c)
 				afterNav = true
 			}
+		case !isHeading(c) && (isEndMatter(c) || isURLLine(c)):
+			*drop = append(*drop, c)
+			afterNav = true
 		case isHeading(c):
 			if !afterNav && len(strings.Fields(textOf(c))) > maxTailHeadingWords {
 				return false
@@ -275,7 +278,7 @@ func headBlocks(n *html.Node, drop *[]*html.Node) bool {
 			// the article's own outline: Readability.js keeps it
 			return false
 		case isList(c) || !isContainer(c):
-			if linkDensity(c) <= maxTailLinkDensity && !isDateLine(c) {
+			if linkDensity(c) <= maxTailLinkDensity && !isDateLine(c) && !isAuthorLine(c) && !isURLLine(c) {
 				return false
 			}
 			*drop = append(*drop, c)
@@ -343,8 +346,8 @@ func pruneInside(root *html.Node) {
 		default:
 			return false
 		}
-		l := visibleLen(n)
-		if l == 0 || l > maxInlineCTAChars {
+		l, ok := visibleAtMost(n, maxInlineCTAChars)
+		if !ok || l == 0 {
 			return false
 		}
 		// the cheap tests first: the regular expressions are slow on a

@@ -3,6 +3,9 @@ package extract
 import (
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // story is an article whose body is before, two long paragraphs, then
@@ -29,6 +32,29 @@ func TestPruneRemoved(t *testing.T) {
 		{"leading dateline", `<p>BOILER1 Updated March 5, 2021</p>`, ""},
 		{"leading time element", `<p><time datetime="2021-03-05">BOILER1 Friday morning</time></p>`, ""},
 		{"related list by name", "", `<div class="related-stories">` + links + `</div>`},
+		{"photo credit by class", `<figure><img src="/p.jpg"><figcaption>A harbour at dawn <span class="photo-credit">BOILER1 Getty Images</span></figcaption></figure>`, ""},
+		{"copyright note by class", `<figure><img src="/p.jpg"><figcaption><span class="copyright-note">© BOILER1 Agency/Name</span></figcaption></figure>`, ""},
+		{"author note at the end", "", `<div class="author-bio"><p>BOILER1 Jane Doe covers city hall and transport for the paper. She joined in 2015 from the regional desk.</p></div>`},
+		{"reporting by at the end", "", `<p>Reporting by BOILER1 Jane Doe; Editing by John Roe</p>`},
+		{"copyright at the end", "", `<p>Copyright 2024 BOILER1 The Paper. All rights reserved.</p>`},
+		{"disclaimer at the end", "", `<p>BOILER1 This post does not necessarily reflect the views of the editors.</p>`},
+		{"comment policy at the end", "", `<p>Comment policy: BOILER1 be kind.</p>`},
+		{"leading byline", `<p>By BOILER1 Jane Doe</p>`, ""},
+		{"leading author-named line", `<div class="article-author">BOILER1 Jane Doe</div>`, ""},
+		{"leading page address", `<p>https://example.org/BOILER1</p>`, ""},
+		{"paywall pitch inside", `<p>To view the full story, please subscribe BOILER1 to The Paper.</p>`, ""},
+		{"membership pitch at the end", "", `<p>If you enjoyed reading this post, would you consider BOILER1 supporting our work?</p>`},
+		{"updated stamp inside", `<p>Updated 10:02 a.m. ET BOILER1</p>`, ""},
+		{"inline related teaser", `<p><a href="/r">Related: BOILER1 Another story of the day</a></p>`, ""},
+		{"caption with a credit", `<figure><img src="/p.jpg"><figcaption>BOILER1 The harbour at dawn. Foto: Jane Doe</figcaption></figure>`, ""},
+		{"caption-named with agency", `<div class="image-caption">BOILER1 The harbour at dawn (Jane Doe/Getty Images)</div>`, ""},
+		{"french credit line", `<p>Crédits photos : BOILER1 Agence</p>`, ""},
+		{"cards under a related heading", "", `<h2>You might also like</h2><div><h3>BOILER1 Another story</h3><p>` + strings.Repeat("A summary of the other story, in a sentence or two. ", 3) + `</p></div>`},
+		{"cards under a german related heading", "", `<p><b>Das könnte Sie auch interessieren!</b></p><div><p>BOILER1 ` + strings.Repeat("Eine Zusammenfassung eines anderen Artikels. ", 3) + `</p></div>`},
+		{"credit line", `<p>(Credit: BOILER1 Jane Doe / Grist)</p>`, ""},
+		{"photo line", `<p>Photo: BOILER1 Jane Doe, AP</p>`, ""},
+		{"agency credit in parentheses", `<p><em>A harbour at dawn. (BOILER1 Jane Doe/AFP/Getty Images)</em></p>`, ""},
+		{"copyright sign line", `<p>© BOILER1 Jane Doe</p>`, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -54,8 +80,11 @@ func TestPruneKept(t *testing.T) {
 		{"leading subheading", `<h2>KEPT1 Background</h2>`, ""},
 		{"leading bold subhead", `<p><b>KEPT1 Before</b></p>`, ""},
 		{"tweet", "", `<blockquote class="twitter-tweet"><p>KEPT1 We did it, said the team in a message to fans.</p></blockquote><p>` + filler + `</p>`},
-		{"photo credit by class", `<figure><img src="/p.jpg"><figcaption>A harbour at dawn <span class="photo-credit">KEPT1 Getty Images</span></figcaption></figure>`, ""},
-		{"author note at the end", "", `<div class="author-bio"><p>KEPT1 Jane Doe covers city hall and transport for the paper. She joined in 2015 from the regional desk, where she reported on the port and the courts.</p></div>`},
+		{"published line inside", "", `<p>KEPT1 Published on 16.08.2019</p><p>` + filler + `</p>`},
+		{"sentence about subscribers", `<p>KEPT1 The paper said its subscribers had doubled, to 40,000.</p>`, ""},
+		{"section about related work", "", `<h2>Related work</h2><p>KEPT1 ` + filler + `</p>`},
+		{"closing sentence about copyright", "", `<p>KEPT1 The court said the copyright claim was weak.</p>`},
+		{"agency named in a sentence", "", `<p>KEPT1 The figures were first reported by Reuters.</p>`},
 		{"leading table of contents", `<ul><li><a href="#one">KEPT1 One</a></li><li><a href="#two">Two</a></li></ul>`, ""},
 		{"heading slug id", `<div class="section" id="sharing-with-a-single-developer"><h2>Sharing</h2><p>KEPT1 ` + filler + `</p></div>`, ""},
 	}
@@ -93,5 +122,37 @@ func TestNameParts(t *testing.T) {
 		if got := strings.Join(nameParts(tok), " "); got != want {
 			t.Errorf("nameParts(%q) = %q, want %q", tok, got, want)
 		}
+	}
+}
+
+// TestFurnitureWording: the lines pruneFurniture removes by their wording,
+// and sentences like them that stay.
+func TestFurnitureWording(t *testing.T) {
+	cases := []struct {
+		text string
+		drop bool
+	}{
+		{"3 of 12", true},
+		{"Bild 3 von 12", true},
+		{"Updated March 5, 2021 10:02 ET", true},
+		{"Already a subscriber? Log in", true},
+		{"Related: <a href=/r>Another story</a>", true},
+		{"Related: the council's earlier vote", false}, // no link: a sentence
+		{"He scored 3 of 12 attempts in the second half of the game.", false},
+		{"Published 16.08.2019", false},
+		{"The update took three weeks, the minister said.", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.text, func(t *testing.T) {
+			root, err := html.Parse(strings.NewReader("<div id=c><p>" + tc.text + "</p></div>"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := find(root, atom.Div)
+			pruneFurniture(c)
+			if dropped := c.FirstChild == nil; dropped != tc.drop {
+				t.Errorf("dropped = %v, want %v", dropped, tc.drop)
+			}
+		})
 	}
 }

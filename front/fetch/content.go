@@ -25,8 +25,9 @@ var errPanic = errors.New("fetch: conversion panicked")
 
 // convert reads the page by its media type (REQ-PAGE-005): HTML and XHTML
 // are decoded (REQ-PAGE-007) and extracted to Markdown (front/extract:
-// ErrNothing is unsupported_content, extraction_failed; a partial result
-// is noticed); text/plain and text/markdown are decoded and passed
+// ErrNothing is unsupported_content, extraction_failed, whose message
+// says so when the page is an application shell that scripts would
+// render, ErrScriptRendered; a partial result is noticed); text/plain and text/markdown are decoded and passed
 // through the boundary (boundary.RemoveInvisible keeps line breaks); in
 // every content, images whose URL carries a query become inert links
 // (inertImages);
@@ -83,6 +84,8 @@ func (p *Pipeline) convert(ctx context.Context, pg page) (document, *response.Er
 		return document{}, response.Unavailable(response.ReasonDeadline, -1)
 	case errors.Is(err, errPanic):
 		p.o.Log.Error().Str("event", "fetch_conversion_panic").Send()
+	case errors.Is(err, extract.ErrScriptRendered):
+		return document{}, response.ScriptRendered()
 	}
 	return document{}, response.ExtractionFailed()
 }

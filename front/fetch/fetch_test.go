@@ -329,6 +329,7 @@ func TestMediaAndSize(t *testing.T) {
 	})
 	s.mux.HandleFunc("/big", serve("text/plain", strings.Repeat("a", 6<<20)))
 	s.mux.HandleFunc("/empty", serve("text/html", "<html><body></body></html>"))
+	s.mux.HandleFunc("/app", serve("text/html", `<html><body><noscript>You need to enable JavaScript to run this app.</noscript><div id="root"></div><script src="/main.js"></script></body></html>`))
 	p := setup(t, []*site{s}, nil)
 	e := mustFail(t, p, Request{URL: s.url("/png")}, response.KindUnsupportedContent, response.ReasonMediaType)
 	if e.Body.Detail.MediaType != "image/png" {
@@ -339,7 +340,15 @@ func TestMediaAndSize(t *testing.T) {
 	if e.Body.Detail.LimitBytes != limits.F3BodyBytes {
 		t.Errorf("limit_bytes = %d", e.Body.Detail.LimitBytes)
 	}
-	mustFail(t, p, Request{URL: s.url("/empty")}, response.KindUnsupportedContent, response.ReasonExtractionFailed)
+	e = mustFail(t, p, Request{URL: s.url("/empty")}, response.KindUnsupportedContent, response.ReasonExtractionFailed)
+	if strings.Contains(e.Body.Message, "script") {
+		t.Errorf("empty page: message %q blames scripts", e.Body.Message)
+	}
+	// an application shell: the message says why, within LIM-I4
+	e = mustFail(t, p, Request{URL: s.url("/app")}, response.KindUnsupportedContent, response.ReasonExtractionFailed)
+	if !strings.Contains(e.Body.Message, "rendered by scripts") || utf8.RuneCountInString(e.Body.Message) > limits.I4MessageChars {
+		t.Errorf("application shell: message %q", e.Body.Message)
+	}
 }
 
 func TestRobots(t *testing.T) {

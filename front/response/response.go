@@ -383,6 +383,14 @@ func ExtractionFailed() *Error {
 		"nothing readable could be extracted from the page")
 }
 
+// ScriptRendered is unsupported_content, extraction_failed for a page
+// whose content scripts would render: rypsok runs no script, so the
+// message says why nothing was read.
+func ScriptRendered() *Error {
+	return newError(KindUnsupportedContent, Detail{Reason: ReasonExtractionFailed},
+		"the page is rendered by scripts, which rypsok does not run: nothing readable could be extracted without them")
+}
+
 // TooLarge is too_large with limit_bytes.
 func TooLarge(limitBytes int64) *Error {
 	return newError(KindTooLarge, Detail{LimitBytes: limitBytes}, "the page is larger than %d bytes", limitBytes)

@@ -1,0 +1,107 @@
+package extract
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// End matter and bylines. What closes a story is often not the story: the
+// author's biography, "Reporting by … ; Editing by …", copyright and
+// reprint notices, a disclaimer, a comment policy. What opens it is often
+// the byline and the page's own address printed as text. People who
+// annotate articles leave them all out. trimTail and trimHead (prune.go)
+// take them off the content's ends, recognised by structure (a short
+// block, named for its author, or worded as end matter) rather than by
+// one site's names.
+
+// maxEndMatterChars bounds a block removed as end matter: a biography is
+// a few sentences; past it, the block is more likely the article's last
+// paragraphs.
+const maxEndMatterChars = 600
+
+// authorParts are the class and id words of an author's box or byline
+// (whole parts of a token split at -, _ and case changes: "author-bio",
+// "authorBox", "byline").
+var authorParts = map[string]bool{
+	"author": true, "authors": true, "autor": true, "auteur": true, "autore": true,
+	"bio": true, "bios": true, "biography": true, "byline": true, "authorbox": true,
+}
+
+// rxEndMatter matches the wording of end matter, in the languages of the
+// dev sets: agency credits for reporting and editing, copyright and
+// reprint notices, disclaimers of the author's opinion, comment policies,
+// "originally published" notes.
+var rxEndMatter = lazyRegexp(`(?i)^\W*(?:(?:additional )?reporting by|editing by|writing by|compiled by|(?:this (?:article|story|post) )?(?:was )?(?:originally|first) (?:published|appeared)|copyright\b|©|\(c\) \d{4})|all rights reserved|alle rechte vorbehalten|tous droits réservés|todos los derechos reservados|tutti i diritti riservati|wszelkie prawa zastrzeżone|nachdruck (?:nur|verboten)|reprint(?:s| permission)|gibt die meinung des autors wieder|do(?:es)? not necessarily (?:reflect|represent)|not responsible for the (?:opinions|content)|comment(?:ing)? (?:policy|guidelines)|kommentarrichtlinien|netiquette`)
+
+// isEndMatter reports whether n is a short block named for its author or
+// worded as end matter.
+func isEndMatter(n *html.Node) bool {
+	l := visibleLen(n)
+	if l == 0 || l > maxEndMatterChars {
+		return false
+	}
+	if nameHas(n, authorParts) {
+		return true
+	}
+	return rxEndMatter().MatchString(collapse(textPrefix(n, 200)))
+}
+
+// isAuthorLine reports whether n is a byline (density.go's isByline) or a
+// short block named for its author.
+func isAuthorLine(n *html.Node) bool {
+	return isByline(n) || visibleLen(n) <= maxBylineChars && nameHas(n, authorParts)
+}
+
+// isURLLine reports whether n's whole text is a web address: the page's
+// own URL printed above or below the story.
+func isURLLine(n *html.Node) bool {
+	t := collapse(textOf(n))
+	if t == "" || strings.ContainsRune(t, ' ') {
+		return false
+	}
+	l := strings.ToLower(t)
+	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") || strings.HasPrefix(l, "www.")
+}
+
+// maxRelatedHeadingChars bounds a heading that announces other pages.
+const maxRelatedHeadingChars = 60
+
+// rxRelatedHeading matches a heading that announces other pages rather
+// than a section of the article, in the languages of the dev sets.
+var rxRelatedHeading = lazyRegexp(`(?i)^\W*(?:(?:das |dies )?könnte (?:sie|dich) (?:auch )?interessieren|you (?:may|might) (?:also )?(?:like|enjoy|be interested)|(?:more|other) (?:stories|articles|posts|news) (?:from|like|on|about)|related (?:stories|articles|posts|content|coverage|news|reading)|recommended (?:for you|stories|articles|reading)|entdecke weitere|weitere (?:artikel|beiträge|meldungen|nachrichten|themen)|ähnliche (?:artikel|beiträge)|mehr zum thema|te puede interesar|también te (?:puede|podría) interesar|noticias relacionadas|artículos relacionados|à lire (?:aussi|également)|articles liés|sur le même sujet|dans la même rubrique|leggi anche|articoli correlati|czytaj (?:też|także)|zobacz (?:też|także)|polecane)\b`)
+
+// cutAtRelatedHeading removes, from the last maxTailShare of the
+// content, a heading that announces other pages ("You might also like",
+// "Das könnte Sie auch interessieren") and everything after it: the
+// teasers under such a heading are cards with summaries, running text
+// that trimTail alone keeps.
+func cutAtRelatedHeading(content *html.Node) {
+	var h *html.Node
+	walkElements(content, func(n *html.Node) {
+		if h == nil && (isHeading(n) || tag(n) == atom.P || tag(n) == atom.Div && n.FirstChild != nil && n.FirstChild == n.LastChild && n.FirstChild.Type == html.TextNode) &&
+			visibleLen(n) <= maxRelatedHeadingChars && rxRelatedHeading().MatchString(collapse(textOf(n))) {
+			h = n
+		}
+	})
+	if h == nil {
+		return
+	}
+	var drop []*html.Node
+	removed := 0
+	for n := h; n != nil && n != content; n = n.Parent {
+		for s := n.NextSibling; s != nil; s = s.NextSibling {
+			drop = append(drop, s)
+			removed += visibleLen(s)
+		}
+	}
+	drop = append(drop, h)
+	removed += visibleLen(h)
+	if float64(removed) > maxTailShare*float64(visibleLen(content)) {
+		return
+	}
+	for _, d := range drop {
+		d.Parent.RemoveChild(d)
+	}
+}
