@@ -1,0 +1,222 @@
+// Package pdftest writes small PDF documents for tests: text documents
+// whose text is known, and hostile ones (a Flate bomb, reference cycles,
+// a lying cross-reference table, an encrypted document, image-only pages,
+// operands piled up without an operator). Pure: no I/O.
+package pdftest
+
+import (
+	"bytes"
+	"compress/zlib"
+	"fmt"
+	"strings"
+)
+
+// Line is one line of a page's text, set at Size points (12 when 0).
+type Line struct {
+	Text string
+	Size float64
+}
+
+// Doc is a document to write.
+type Doc struct {
+	// Title goes into the document information dictionary when not "".
+	Title string
+	// Pages are the pages' lines, top to bottom.
+	Pages [][]Line
+	// Raw replaces a page's content stream when not nil (index by page).
+	Raw map[int][]byte
+	// Deflated replaces a page's content stream by these bytes as they
+	// are, already compressed (index by page).
+	Deflated map[int][]byte
+	// Extra objects appended as they are (numbered after the others), and
+	// extra trailer entries (written inside the trailer dictionary).
+	Extra   []string
+	Trailer string
+	// Uncompressed writes the content streams without Flate.
+	Uncompressed bool
+}
+
+// Bytes writes d: a catalog, a page tree, one Helvetica font
+// (WinAnsiEncoding, widths omitted), one content stream a page, a
+// classic cross-reference table and a trailer.
+func (d Doc) Bytes() []byte {
+	var objs []string
+	add := func(s string) int { objs = append(objs, s); return len(objs) }
+	catalog := add("") // filled in below
+	pages := add("")
+	font := add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+	bold := add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>")
+	var kids []string
+	for i, p := range d.Pages {
+		content, ok := d.Raw[i]
+		if !ok {
+			content = pageContent(p)
+		}
+		var strm string
+		if z, ok := d.Deflated[i]; ok {
+			strm = fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream", len(z), z)
+		} else if d.Uncompressed {
+			strm = fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content)
+		} else {
+			z := Deflate(content)
+			strm = fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream", len(z), z)
+		}
+		c := add(strm)
+		pg := add(fmt.Sprintf("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 %d 0 R /F2 %d 0 R >> >> /Contents %d 0 R >>", pages, font, bold, c))
+		kids = append(kids, fmt.Sprintf("%d 0 R", pg))
+	}
+	objs[catalog-1] = fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R >>", pages)
+	objs[pages-1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(kids))
+	info := 0
+	if d.Title != "" {
+		info = add(fmt.Sprintf("<< /Title (%s) /Producer (pdftest) >>", escape(d.Title)))
+	}
+	for _, e := range d.Extra {
+		add(e)
+	}
+	var b bytes.Buffer
+	b.WriteString("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+	offsets := make([]int, len(objs))
+	for i, o := range objs {
+		offsets[i] = b.Len()
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
+	}
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
+	for _, off := range offsets {
+		fmt.Fprintf(&b, "%010d 00000 n \n", off)
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root %d 0 R", len(objs)+1, catalog)
+	if info != 0 {
+		fmt.Fprintf(&b, " /Info %d 0 R", info)
+	}
+	fmt.Fprintf(&b, "%s >>\nstartxref\n%d\n%%%%EOF\n", d.Trailer, xref)
+	return b.Bytes()
+}
+
+// pageContent shows each line at the left margin, 1.4 sizes below the
+// previous one; a line of Size over 12 in the bold font.
+func pageContent(p []Line) []byte {
+	var b bytes.Buffer
+	y := 750.0
+	for _, l := range p {
+		size := l.Size
+		if size == 0 {
+			size = 12
+		}
+		y -= 1.4 * size
+		f := "F1"
+		if size > 12 {
+			f = "F2"
+		}
+		fmt.Fprintf(&b, "BT /%s %g Tf 72 %g Td (%s) Tj ET\n", f, size, y, escape(l.Text))
+	}
+	return b.Bytes()
+}
+
+// escape writes s as the inside of a PDF literal string.
+func escape(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `(`, `\(`, `)`, `\)`)
+	return r.Replace(s)
+}
+
+// Deflate compresses b with zlib, as FlateDecode reads it.
+func Deflate(b []byte) []byte {
+	var z bytes.Buffer
+	w, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
+	w.Write(b)
+	w.Close()
+	return z.Bytes()
+}
+
+// Paragraphs returns pages of 12-point lines: each page's paragraphs
+// (their lines separated by "\n"), a blank line of space between two.
+func Paragraphs(pages ...[]string) [][]Line {
+	var out [][]Line
+	for _, paras := range pages {
+		var ls []Line
+		for i, p := range paras {
+			if i > 0 {
+				ls = append(ls, Line{Text: " "})
+			}
+			for _, l := range strings.Split(p, "\n") {
+				ls = append(ls, Line{Text: l})
+			}
+		}
+		out = append(out, ls)
+	}
+	return out
+}
+
+// Bomb is a document of pages whose content streams are each about a
+// thousandth of n bytes of Flate that inflate to n bytes of spaces.
+func Bomb(n, pages int) []byte {
+	var z bytes.Buffer
+	w, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
+	chunk := bytes.Repeat([]byte(" "), 1<<20)
+	for left := n; left > 0; left -= len(chunk) {
+		w.Write(chunk[:min(left, len(chunk))])
+	}
+	w.Close()
+	d := Doc{Deflated: map[int][]byte{}}
+	for i := 0; i < pages; i++ {
+		d.Pages = append(d.Pages, nil)
+		d.Deflated[i] = z.Bytes()
+	}
+	return d.Bytes()
+}
+
+// Operands is a one-page document whose content stream pushes n operands
+// and never an operator.
+func Operands(n int) []byte {
+	return Doc{Pages: [][]Line{{}}, Raw: map[int][]byte{0: bytes.Repeat([]byte("1 "), n)}}.Bytes()
+}
+
+// ImageOnly is a document of pages that show an image and no text: a
+// scan without a text layer.
+func ImageOnly(pages int) []byte {
+	d := Doc{Raw: map[int][]byte{}}
+	for i := 0; i < pages; i++ {
+		d.Pages = append(d.Pages, nil)
+		d.Raw[i] = []byte("q 612 0 0 792 0 0 cm /Im1 Do Q\n")
+	}
+	img := bytes.Repeat([]byte{0x80}, 64*64)
+	d.Extra = []string{fmt.Sprintf("<< /Type /XObject /Subtype /Image /Width 64 /Height 64 /ColorSpace /DeviceGray /BitsPerComponent 8 /Length %d >>\nstream\n%s\nendstream", len(img), img)}
+	return d.Bytes()
+}
+
+// Encrypted is a text document with an /Encrypt dictionary (RC4, 40
+// bits) in its trailer.
+func Encrypted() []byte {
+	d := Doc{Pages: Paragraphs([]string{"Secret text."})}
+	n := len(d.Pages)*2 + 4 + 1
+	d.Extra = []string{"<< /Filter /Standard /V 1 /R 2 /O (0123456789abcdef0123456789abcdef) /U (0123456789abcdef0123456789abcdef) /P -4 >>"}
+	d.Trailer = fmt.Sprintf(" /Encrypt %d 0 R /ID [<00112233445566778899aabbccddeeff> <00112233445566778899aabbccddeeff>]", n)
+	return d.Bytes()
+}
+
+// Cyclic is a document whose page tree is its own kid, whose page's
+// contents refer to themselves, and whose object 9 refers to object 10
+// which refers back to 9.
+func Cyclic() []byte {
+	return []byte("%PDF-1.4\n" +
+		"1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n" +
+		"2 0 obj\n<< /Type /Pages /Kids [2 0 R 3 0 R] /Count 2 >>\nendobj\n" +
+		"3 0 obj\n<< /Type /Page /Parent 2 0 R /Contents 3 0 R /Resources 9 0 R >>\nendobj\n" +
+		"9 0 obj\n10 0 R\nendobj\n" +
+		"10 0 obj\n9 0 R\nendobj\n" +
+		"trailer\n<< /Root 1 0 R /Prev 9 >>\nstartxref\n9\n%%EOF\n")
+}
+
+// HugeXref is a text document whose cross-reference stream claims a
+// thousand million objects.
+func HugeXref() []byte {
+	b := Doc{Pages: Paragraphs([]string{"Text under a lying table."})}.Bytes()
+	i := bytes.LastIndex(b, []byte("xref\n"))
+	tail := "99 0 obj\n<< /Type /XRef /Size 1000000000 /Index [999999000 1000] /W [1 4 2] /Root 1 0 R /Length 0 >>\nstream\n\nendstream\nendobj\n"
+	out := append([]byte{}, b[:i]...)
+	at := len(out)
+	out = append(out, tail...)
+	out = append(out, fmt.Sprintf("startxref\n%d\n%%%%EOF\n", at)...)
+	return out
+}
