@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -172,20 +173,22 @@ func hasLetter(s string) bool {
 	return strings.IndexFunc(s, unicode.IsLetter) >= 0
 }
 
-// dropRunning removes running headers and footers: a line among the first
-// or last two of its page whose text (digits aside) is the same on at least
-// half the pages, and a bare page number there. Documents of fewer than
-// three pages keep theirs.
+// dropRunning removes running headers and footers: a line of at most
+// maxRunningChars among the first or last two of its page whose text
+// (digits aside) and place (to the point) are the same on at least half
+// the pages, and a bare page number there. Documents of fewer than three pages keep theirs.
 func dropRunning(pages [][]line) {
 	if len(pages) < 3 {
 		return
 	}
-	edge := func(ls []line, i int) bool { return i < 2 || i >= len(ls)-2 }
+	edge := func(ls []line, i int) bool {
+		return (i < 2 || i >= len(ls)-2) && utf8.RuneCountInString(ls[i].text) <= maxRunningChars
+	}
 	counts := map[string]int{}
 	for _, ls := range pages {
 		seen := map[string]bool{}
 		for i, l := range ls {
-			if k := runningKey(l.text); edge(ls, i) && !seen[k] {
+			if k := runningKey(l); edge(ls, i) && !seen[k] {
 				seen[k] = true
 				counts[k]++
 			}
@@ -195,7 +198,7 @@ func dropRunning(pages [][]line) {
 	for pi, ls := range pages {
 		kept := ls[:0:0]
 		for i, l := range ls {
-			if edge(ls, i) && (counts[runningKey(l.text)] >= least || pageNumber(l.text)) {
+			if edge(ls, i) && (counts[runningKey(l)] >= least || pageNumber(l.text)) {
 				continue
 			}
 			kept = append(kept, l)
@@ -204,14 +207,19 @@ func dropRunning(pages [][]line) {
 	}
 }
 
-// runningKey is a line's text with its digits taken out.
-func runningKey(s string) string {
-	return strings.Map(func(r rune) rune {
+// maxRunningChars bounds a running header or footer: a title, a
+// journal's name and volume, a chapter; a longer line is text.
+const maxRunningChars = 80
+
+// runningKey is a line's height on the page, to the point, and its text
+// with its digits taken out.
+func runningKey(l line) string {
+	return strconv.Itoa(int(math.Round(l.y))) + " " + strings.Map(func(r rune) rune {
 		if unicode.IsDigit(r) {
 			return -1
 		}
 		return r
-	}, s)
+	}, l.text)
 }
 
 // pageNumber reports a line that is only a page number ("7", "- 7 -",

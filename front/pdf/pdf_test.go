@@ -109,7 +109,7 @@ func TestHostile(t *testing.T) {
 		wantError error
 	}{
 		{"flate bomb of 256 MiB", pdftest.Bomb(256<<20, 1), 0, "", false, ErrUnreadable},
-		{"40 bombs of 2 MiB, over the total", pdftest.Bomb(2<<20-1, 40), 0, "", false, ErrUnreadable},
+		{"40 bombs of 2 MiB, over the total", pdftest.Bomb(2<<20, 40), 0, "", false, ErrUnreadable},
 		{"a bomb after a text page", withBomb, 0, "Before the bomb.", true, nil},
 		{"a million operands", pdftest.Operands(1 << 20), 0, "", false, ErrUnreadable},
 		{"reference cycles", pdftest.Cyclic(), 0, "", false, ErrUnreadable},

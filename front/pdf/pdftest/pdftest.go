@@ -6,7 +6,9 @@ package pdftest
 
 import (
 	"bytes"
+	"compress/flate"
 	"compress/zlib"
+	"encoding/binary"
 	"fmt"
 	"strings"
 )
@@ -149,21 +151,49 @@ func Paragraphs(pages ...[]string) [][]Line {
 }
 
 // Bomb is a document of pages whose content streams are each about a
-// thousandth of n bytes of Flate that inflate to n bytes of spaces.
+// thousandth of n bytes of Flate that inflate to n bytes of spaces (n a
+// multiple of bombChunk, at least two).
 func Bomb(n, pages int) []byte {
-	var z bytes.Buffer
-	w, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
-	chunk := bytes.Repeat([]byte(" "), 1<<20)
-	for left := n; left > 0; left -= len(chunk) {
-		w.Write(chunk[:min(left, len(chunk))])
-	}
-	w.Close()
+	z := BombStream(n)
 	d := Doc{Deflated: map[int][]byte{}}
 	for i := 0; i < pages; i++ {
 		d.Pages = append(d.Pages, nil)
-		d.Deflated[i] = z.Bytes()
+		d.Deflated[i] = z
 	}
 	return d.Bytes()
+}
+
+// bombChunk is the run of spaces a bomb repeats.
+const bombChunk = 1 << 20
+
+// BombStream is a zlib stream that inflates to n spaces (n a multiple of
+// bombChunk, at least two). Deflating a gigabyte takes a minute under the
+// race detector, so the stream is built as deflate allows: the second
+// chunk, flushed to a byte boundary, compresses to the same bytes as every
+// chunk after it (its window holds spaces only), and is repeated; the
+// Adler-32 of the whole is computed by arithmetic.
+func BombStream(n int) []byte {
+	var z bytes.Buffer
+	z.Write([]byte{0x78, 0xda}) // zlib: deflate, 32 KiB window, best compression
+	w, _ := flate.NewWriter(&z, flate.BestCompression)
+	chunk := bytes.Repeat([]byte(" "), bombChunk)
+	w.Write(chunk)
+	w.Flush()
+	a := z.Len()
+	w.Write(chunk)
+	w.Flush()
+	seg := bytes.Clone(z.Bytes()[a:])
+	for i := 2; i < n/bombChunk; i++ {
+		z.Write(seg)
+	}
+	w.Close()
+	// Adler-32 of n bytes c: A = 1 + n·c, B = n + c·n(n+1)/2, modulo 65521.
+	const mod, c = 65521, ' '
+	m := uint64(n) % mod
+	sum := uint64(n) * uint64(n+1) / 2 % mod
+	adlerA := (1 + m*c) % mod
+	adlerB := (m + c*sum) % mod
+	return binary.BigEndian.AppendUint32(z.Bytes(), uint32(adlerB<<16|adlerA))
 }
 
 // Operands is a one-page document whose content stream pushes n operands
