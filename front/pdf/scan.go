@@ -326,6 +326,9 @@ func (b *budget) inflate(data []byte, keep bool) ([]byte, error) {
 		if i := bytes.Index(data, []byte("endstream")); i >= 0 {
 			data = data[:i]
 		}
+		if len(data) > limits.F11PDFStreamBytes {
+			return nil, errHostile // the reader would hold it whole as well
+		}
 		return data, nil
 	}
 	var out bytes.Buffer

@@ -250,3 +250,44 @@ func HugeXref() []byte {
 	out = append(out, fmt.Sprintf("startxref\n%d\n%%%%EOF\n", at)...)
 	return out
 }
+
+// Costly is a document of about size bytes of one costly shape, for the
+// tests of the front's memory ceiling:
+//
+//   - "bomb": pages whose streams each inflate to a gigabyte;
+//   - "text": pages of uncompressed streams just under LIM-F11's
+//     per-stream share, each one line of text shown in one operation;
+//   - "objects": as many small objects as fit, each its own number;
+//   - "operands": pages of Flate streams of runs of operands just under
+//     the reader's bound, each taken by one operator.
+func Costly(shape string, size int) []byte {
+	switch shape {
+	case "bomb":
+		return Bomb(1<<30, max(1, size/(1<<20)))
+	case "text":
+		line := bytes.Repeat([]byte("word "), (2<<20-64)/5)
+		content := append(append([]byte("BT /F1 10 Tf 72 700 Td ("), line...), ") Tj ET"...)
+		d := Doc{Uncompressed: true, Raw: map[int][]byte{}}
+		for i := 0; i < max(1, size/len(content)); i++ {
+			d.Pages = append(d.Pages, nil)
+			d.Raw[i] = content
+		}
+		return d.Bytes()
+	case "objects":
+		d := Doc{Pages: Paragraphs([]string{"Many objects."})}
+		for i := 0; len(d.Extra)*64 < size-4096; i++ { // about 50 bytes each, with its table row
+			d.Extra = append(d.Extra, fmt.Sprintf("<< /N %d >>", i))
+		}
+		return d.Bytes()
+	case "operands":
+		run := append(bytes.Repeat([]byte("1 "), 19990), "re\n"...)
+		z := Deflate(bytes.Repeat(run, (2<<20-1)/len(run)))
+		d := Doc{Deflated: map[int][]byte{}}
+		for i := 0; i < max(1, min(size/(len(z)+512), 500)); i++ {
+			d.Pages = append(d.Pages, nil)
+			d.Deflated[i] = z
+		}
+		return d.Bytes()
+	}
+	panic("pdftest.Costly: no shape " + shape)
+}
