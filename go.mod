@@ -8,7 +8,6 @@ require (
 	github.com/elazarl/goproxy v1.9.3
 	github.com/google/jsonschema-go v0.4.3
 	github.com/jimsmart/grobotstxt v1.0.3
-	github.com/ledongthuc/pdf v0.0.0-20260907135840-6c8c28e0e8a0
 	github.com/miekg/dns v1.1.73
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/pelletier/go-toml/v2 v2.4.3

@@ -33,7 +33,7 @@ import (
 	"strings"
 	"time"
 
-	lpdf "github.com/ledongthuc/pdf"
+	"github.com/rypsok/rypsok/front/pdf/internal/lpdf"
 
 	"github.com/rypsok/rypsok/shared/limits"
 )

@@ -175,12 +175,9 @@ func TestDevSet(t *testing.T) {
 // marks ("#", "---") aside, as the extraction scorer counts them.
 func shingleF1(want, got string) float64 {
 	count := func(s string) map[string]int {
-		var ws []string
-		for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		ws := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 			return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127)
-		}) {
-			ws = append(ws, w)
-		}
+		})
 		m := map[string]int{}
 		for i := 0; i+3 <= len(ws); i++ {
 			m[strings.Join(ws[i:i+3], " ")]++

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	lpdf "github.com/ledongthuc/pdf"
+	"github.com/rypsok/rypsok/front/pdf/internal/lpdf"
 )
 
 // maxPageGlyphs bounds the glyphs kept of one page (about 56 bytes each):
@@ -245,11 +245,10 @@ func pageFont(p lpdf.Page, fonts map[string]*font, name string) *font {
 
 // line is one line of a page: its text, where it starts, and its size.
 type line struct {
-	text       string
-	x0, x1, y  float64
-	size       float64
-	bold       bool
-	blankAbove bool // set by paragraphs
+	text      string
+	x0, x1, y float64
+	size      float64
+	bold      bool
 }
 
 // lines groups a page's glyphs into lines: glyphs on one baseline, in the
