@@ -433,8 +433,12 @@ func objExtent(body []byte, i int) (dict []byte, data int) {
 	if next := bytes.Index(rest, []byte(" obj")); next >= 0 && (end < 0 || next < end) {
 		end = next // the next object begins before any endobj
 	}
-	s := bytes.Index(rest, []byte("stream"))
-	if s >= 0 && (end < 0 || s < end) && !bytes.HasSuffix(rest[:s], []byte("end")) {
+	head := rest // where the stream keyword may be: before the object's end
+	if end >= 0 {
+		head = rest[:end]
+	}
+	s := bytes.Index(head, []byte("stream"))
+	if s >= 0 && !bytes.HasSuffix(rest[:s], []byte("end")) {
 		d := s + len("stream")
 		if d < len(rest) && rest[d] == '\r' {
 			d++
