@@ -31,7 +31,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"time"
 
 	"github.com/rypsok/rypsok/front/pdf/internal/lpdf"
 
@@ -69,12 +68,11 @@ func Sniff(body []byte) bool { return bytes.HasPrefix(body, []byte("%PDF-")) }
 
 // Markdown reads body, a PDF document, within LIM-F10 to LIM-F13 and ctx.
 func Markdown(ctx context.Context, body []byte) (Result, error) {
-	return read(ctx, body, limits.F13PDFTime)
+	return read(ctx, body, newBudget(ctx, limits.F13PDFTime, limits.F11PDFInflatedBytes))
 }
 
-// read is Markdown with the time budget d.
-func read(ctx context.Context, body []byte, d time.Duration) (res Result, err error) {
-	b := newBudget(ctx, d)
+// read is Markdown within b.
+func read(ctx context.Context, body []byte, b *budget) (res Result, err error) {
 	l, err := scan(body, b)
 	switch {
 	case errors.Is(err, errEncrypted):

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"io"
 	"time"
-
-	"github.com/rypsok/rypsok/shared/limits"
 )
 
 var (
@@ -23,14 +21,17 @@ var (
 // (everything the scan and the reader decompress, each time they do) and
 // the time of LIM-F13 within ctx.
 type budget struct {
-	ctx      context.Context
-	deadline time.Time
-	inflated int64
-	err      error // the first bound reached: every read after it fails
+	ctx         context.Context
+	deadline    time.Time
+	inflated    int64
+	maxInflated int64
+	err         error // the first bound reached: every read after it fails
 }
 
-func newBudget(ctx context.Context, d time.Duration) *budget {
-	return &budget{ctx: ctx, deadline: time.Now().Add(d)}
+// newBudget returns the budget of d (LIM-F13) and maxInflated (LIM-F11's
+// total) within ctx.
+func newBudget(ctx context.Context, d time.Duration, maxInflated int64) *budget {
+	return &budget{ctx: ctx, deadline: time.Now().Add(d), maxInflated: maxInflated}
 }
 
 // check returns the bound already reached, if any.
@@ -44,7 +45,7 @@ func (b *budget) check() error {
 // charge counts n inflated bytes.
 func (b *budget) charge(n int64) error {
 	b.inflated += n
-	if b.inflated > limits.F11PDFInflatedBytes && b.err == nil {
+	if b.inflated > b.maxInflated && b.err == nil {
 		b.err = errBudget
 	}
 	return b.err
