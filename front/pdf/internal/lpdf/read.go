@@ -942,7 +942,7 @@ var passwordPad = []byte{
 	0x2E, 0x2E, 0x00, 0xB6, 0xD0, 0x68, 0x3E, 0x80, 0x2F, 0x0C, 0xA9, 0xFE, 0x64, 0x53, 0x69, 0x7A,
 }
 
-// PDF encryption parameters. See PDF 32000-1:2008, §7.6.
+// PDF encryption parameters. See PDF 32000-1:2008, section 7.6.
 const (
 	// minKeyBits and maxKeyBits bound the /Length value (in bits) in the
 	// encryption dictionary.
@@ -963,7 +963,7 @@ const (
 )
 
 func (r *Reader) initEncrypt(password string) error {
-	// See PDF 32000-1:2008, §7.6.
+	// See PDF 32000-1:2008, section 7.6.
 	encrypt, _ := r.resolve(objptr{}, r.trailer["Encrypt"]).data.(dict)
 	if encrypt["Filter"] != name("Standard") {
 		return fmt.Errorf("unsupported PDF: encryption filter %v", objfmt(encrypt["Filter"]))
