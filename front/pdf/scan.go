@@ -9,6 +9,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/rypsok/rypsok/front/pdf/internal/lpdf"
 	"github.com/rypsok/rypsok/shared/limits"
 )
 
@@ -612,20 +613,7 @@ func nextInt(b []byte) (int, []byte, bool) {
 	return v, b[i:], err == nil
 }
 
-func isSpace(c byte) bool {
-	switch c {
-	case 0, '\t', '\n', '\f', '\r', ' ':
-		return true
-	}
-	return false
-}
-
-func isDelim(c byte) bool {
-	switch c {
-	case '<', '>', '(', ')', '[', ']', '{', '}', '/', '%':
-		return true
-	}
-	return false
-}
-
+// isSpace, isDelim and isSpaceOrDelim read bytes as the reader does.
+func isSpace(c byte) bool        { return lpdf.IsSpace(c) }
+func isDelim(c byte) bool        { return lpdf.IsDelim(c) }
 func isSpaceOrDelim(c byte) bool { return isSpace(c) || isDelim(c) }
