@@ -16,20 +16,23 @@ const pageBreak = "\n\n---\n\n"
 
 // render writes the pages' lines as Markdown: the running headers and
 // footers dropped, lines joined into paragraphs (a hyphen at a line's end
-// joined), lines in a font larger than the body's made headings, pages
+// joined), lines in a font larger than the body's made headings, and a
+// short bold line standing alone a heading below those; pages with text
 // separated by pageBreak.
 func render(pages [][]line) (markdown, firstHeading string) {
 	dropRunning(pages)
 	body := bodySize(pages)
 	levels := headingSizes(pages, body)
 	var out strings.Builder
-	for pi, ls := range pages {
-		if pi > 0 && out.Len() > 0 {
+	boldLevel := min(len(levels)+1, 3)
+	for _, ls := range pages {
+		if len(ls) > 0 && out.Len() > 0 {
 			out.WriteString(pageBreak)
 		}
 		gap := lineGap(ls)
 		var para strings.Builder
-		var paraLevel int
+		var paraLevel, paraLines int
+		var paraBold bool
 		flush := func() {
 			t := strings.TrimSpace(para.String())
 			para.Reset()
@@ -39,8 +42,12 @@ func render(pages [][]line) (markdown, firstHeading string) {
 			if out.Len() > 0 && !strings.HasSuffix(out.String(), "\n\n") {
 				out.WriteString("\n\n")
 			}
-			if paraLevel > 0 {
-				out.WriteString(strings.Repeat("#", paraLevel) + " ")
+			level := paraLevel
+			if level == 0 && paraLines == 1 && paraBold && boldHeading(t) {
+				level = boldLevel
+			}
+			if level > 0 {
+				out.WriteString(strings.Repeat("#", level) + " ")
 				if firstHeading == "" {
 					firstHeading = t
 				}
@@ -51,15 +58,23 @@ func render(pages [][]line) (markdown, firstHeading string) {
 			level := levelOf(l, levels)
 			if i == 0 || level != paraLevel || breaks(ls[i-1], l, gap, level > 0) {
 				flush()
-				paraLevel = level
+				paraLevel, paraLines, paraBold = level, 1, l.bold
 				para.WriteString(l.text)
 				continue
 			}
+			paraLines++
 			join(&para, l.text)
 		}
 		flush()
 	}
 	return strings.TrimSpace(out.String()), firstHeading
+}
+
+// boldHeading reports a bold line that reads as a heading: short, with a
+// letter, not ending as a sentence or a clause does.
+func boldHeading(t string) bool {
+	last, _ := utf8.DecodeLastRuneInString(t)
+	return utf8.RuneCountInString(t) <= maxRunningChars && hasLetter(t) && !strings.ContainsRune(".,;:!?", last)
 }
 
 // join appends a line to a paragraph: a word hyphenated at the line's end

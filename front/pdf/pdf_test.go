@@ -55,6 +55,10 @@ func TestMarkdown(t *testing.T) {
 				"\n\n---\n\n## Costs\n\nThe works cost less than planned.\n\n---\n\nThe quay opened in June.",
 			"Harbour Works", 3, false, nil},
 		{"information title", withTitle.Bytes(), "", "Report (final)", 3, false, nil},
+		{"a short bold line alone is a heading below the sized ones", pdftest.Doc{Pages: [][]pdftest.Line{{
+			{Text: "Report", Size: 18}, {Text: " "}, {Text: "Method", Bold: true}, {Text: " "},
+			{Text: "We counted boats."}, {Text: " "}, {Text: "A bold sentence ends with a period.", Bold: true},
+		}}}.Bytes(), "# Report\n\n## Method\n\nWe counted boats.\n\nA bold sentence ends with a period.", "Report", 1, false, nil},
 		{"uncompressed", pdftest.Doc{Uncompressed: true, Pages: pdftest.Paragraphs([]string{"One line\nand its next.", "A second paragraph."})}.Bytes(),
 			"One line and its next.\n\nA second paragraph.", "", 1, false, nil},
 		{"two short pages keep their lines", pdftest.Doc{Pages: pdftest.Paragraphs([]string{"Header", "Page one."}, []string{"Header", "Page two."})}.Bytes(),

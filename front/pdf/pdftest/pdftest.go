@@ -13,10 +13,12 @@ import (
 	"strings"
 )
 
-// Line is one line of a page's text, set at Size points (12 when 0).
+// Line is one line of a page's text, set at Size points (12 when 0), in
+// Helvetica-Bold when Bold or larger than 12 points.
 type Line struct {
 	Text string
 	Size float64
+	Bold bool
 }
 
 // Doc is a document to write.
@@ -108,7 +110,7 @@ func pageContent(p []Line) []byte {
 		}
 		y -= 1.4 * size
 		f := "F1"
-		if size > 12 {
+		if l.Bold || size > 12 {
 			f = "F2"
 		}
 		fmt.Fprintf(&b, "BT /%s %g Tf 72 %g Td (%s) Tj ET\n", f, size, y, escape(l.Text))
