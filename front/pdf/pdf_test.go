@@ -123,6 +123,7 @@ func TestHostile(t *testing.T) {
 		{"a lying cross-reference stream", pdftest.HugeXref(), 0, "Text under a lying table.", false, nil},
 		{"startxref pointing nowhere", broken, 0, "Third page text.", false, nil},
 		{"truncated", truncated, 0, "Second page text.", true, nil},
+		{"5 MiB of objects without endobj, scanned in linear time", noEndobj(5 << 20), 0, "", false, ErrUnreadable},
 		{"LIM-F12's objects, scanned in linear time", pdftest.Costly("objects", 5<<20), 0, "Many objects.", false, nil},
 		{"streams at LIM-F11's share, glyphs over maxPageGlyphs", pdftest.Costly("text", 5<<20), 0, "word word", true, nil},
 		{"time budget", text, time.Nanosecond, "", false, ErrUnreadable},
@@ -152,6 +153,15 @@ func TestHostile(t *testing.T) {
 			}
 		})
 	}
+}
+
+// noEndobj is n bytes of object headers and strings, never an endobj.
+func noEndobj(n int) []byte {
+	b := []byte("%PDF-1.4\n")
+	for len(b) < n {
+		b = append(b, "1 0 obj\n(eeeeeeeeeeeeeeeeeeeeeeeeendobeeee)\n"...)
+	}
+	return b
 }
 
 // readFile returns the file's bytes.

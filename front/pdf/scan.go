@@ -430,9 +430,16 @@ func objHeader(body []byte, kw int) (num uint32, gen uint16, at int, ok bool) {
 // A nil dict with -1 is an object cut off.
 func objExtent(body []byte, i int) (dict []byte, data int) {
 	rest := body[i:]
-	end := bytes.Index(rest, []byte("endobj"))
-	if next := bytes.Index(rest, []byte(" obj")); next >= 0 && (end < 0 || next < end) {
-		end = next // the next object begins before any endobj
+	// endobj is looked for only before the next object's " obj": every
+	// search then ends where the next object begins, and a body of many
+	// objects without endobj is scanned once, not once an object.
+	within := rest
+	if next := bytes.Index(rest, []byte(" obj")); next >= 0 {
+		within = rest[:next]
+	}
+	end := bytes.Index(within, []byte("endobj"))
+	if end < 0 && len(within) < len(rest) {
+		end = len(within) // the next object begins before any endobj
 	}
 	head := rest // where the stream keyword may be: before the object's end
 	if end >= 0 {
