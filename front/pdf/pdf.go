@@ -50,6 +50,23 @@ var (
 	ErrUnreadable = errors.New("pdf: nothing readable in the document")
 )
 
+// Errors of the steps, which Markdown turns into the ones above.
+var (
+	// errEncrypted is a document with an /Encrypt dictionary.
+	errEncrypted = errors.New("pdf: encrypted")
+	// errNotPDF is a body without a %PDF- header in its first kilobyte.
+	errNotPDF = errors.New("pdf: no PDF header")
+	// errNoCatalog is a document whose catalog cannot be found.
+	errNoCatalog = errors.New("pdf: no document catalog")
+	// errBudget is a document that used up LIM-F11's inflated bytes.
+	errBudget = errors.New("pdf: inflated bytes budget used up")
+	// errHostile is a stream over LIM-F11's per-stream share, or one whose
+	// operands pile up past maxObjectTokens.
+	errHostile = errors.New("pdf: hostile stream")
+	// errTime is a conversion past LIM-F13 (or its context's end).
+	errTime = errors.New("pdf: time budget used up")
+)
+
 // Result is a document's text.
 type Result struct {
 	// Title is the document information's title, else the first heading.

@@ -7,16 +7,6 @@ import (
 	"time"
 )
 
-var (
-	// errBudget is a document that used up LIM-F11's inflated bytes.
-	errBudget = errors.New("pdf: inflated bytes budget used up")
-	// errHostile is a stream over LIM-F11's per-stream share, or one whose
-	// operands pile up past maxObjectTokens.
-	errHostile = errors.New("pdf: hostile stream")
-	// errTime is a conversion past LIM-F13 (or its context's end).
-	errTime = errors.New("pdf: time budget used up")
-)
-
 // budget is one conversion's allowance: the inflated bytes of LIM-F11
 // (everything the scan and the reader decompress, each time they do) and
 // the time of LIM-F13 within ctx.

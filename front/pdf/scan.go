@@ -36,15 +36,6 @@ const maxObjectTokens = 20000
 // maxObjStmMembers bounds the members of one object stream.
 const maxObjStmMembers = 10000
 
-var (
-	// errEncrypted is a document with an /Encrypt dictionary.
-	errEncrypted = errors.New("pdf: encrypted")
-	// errNotPDF is a body without a %PDF- header in its first kilobyte.
-	errNotPDF = errors.New("pdf: no PDF header")
-	// errNoCatalog is a document whose catalog cannot be found.
-	errNoCatalog = errors.New("pdf: no document catalog")
-)
-
 // entry is one object of the rebuilt table: a direct object at offset
 // (in the body), or the index-th member of object stream stm.
 type entry struct {
