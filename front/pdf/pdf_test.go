@@ -59,6 +59,8 @@ func TestMarkdown(t *testing.T) {
 			{Text: "Report", Size: 18}, {Text: " "}, {Text: "Method", Bold: true}, {Text: " "},
 			{Text: "We counted boats."}, {Text: " "}, {Text: "A bold sentence ends with a period.", Bold: true},
 		}}}.Bytes(), "# Report\n\n## Method\n\nWe counted boats.\n\nA bold sentence ends with a period.", "Report", 1, false, nil},
+		{"a Type0 font's widths place its glyphs", pdftest.CID(550, 0.3, "Narrow", "glyphs", "side", "by side."), "Narrow glyphs side by side.", "", 1, false, nil},
+		{"a word split by kerning is one word", pdftest.CID(550, 0, "kern", "ing joins"), "kerning joins", "", 1, false, nil},
 		{"uncompressed", pdftest.Doc{Uncompressed: true, Pages: pdftest.Paragraphs([]string{"One line\nand its next.", "A second paragraph."})}.Bytes(),
 			"One line and its next.\n\nA second paragraph.", "", 1, false, nil},
 		{"two short pages keep their lines", pdftest.Doc{Pages: pdftest.Paragraphs([]string{"Header", "Page one."}, []string{"Header", "Page two."})}.Bytes(),

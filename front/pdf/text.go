@@ -36,13 +36,35 @@ func (m matrix) mul(n matrix) matrix {
 	}
 }
 
-// font is a page's font as the text needs it.
+// font is a page's font as the text needs it: its encoding, and its
+// glyphs' widths (thousandths of an em) read once, as the reader would
+// read them again for every glyph.
 type font struct {
-	enc   lpdf.TextEncoding
-	f     lpdf.Font
-	cid   bool // two-byte codes (Type0)
-	bold  bool
-	known bool
+	enc    lpdf.TextEncoding
+	cid    bool // two-byte codes (Type0)
+	bold   bool
+	first  int             // a simple font's first code
+	widths []float64       // a simple font's widths from first
+	cidW   map[int]float64 // a Type0 font's widths by CID (its /W)
+	dw     float64         // a Type0 font's default width (its /DW)
+}
+
+// maxFontWidths bounds the widths read of one font: 256 codes of a
+// simple font, a CJK font's 65,536 CIDs.
+const maxFontWidths = 1 << 16
+
+// width is code's width, 0 when the font does not say.
+func (f *font) width(code int) float64 {
+	if f.cid {
+		if w, ok := f.cidW[code]; ok {
+			return w
+		}
+		return f.dw
+	}
+	if i := code - f.first; i >= 0 && i < len(f.widths) {
+		return f.widths[i]
+	}
+	return 0
 }
 
 // textState is the graphics and text state the glyphs' places depend on.
@@ -84,15 +106,19 @@ func pageGlyphs(p lpdf.Page, b *budget) (gs []glyph, cut bool) {
 			return
 		}
 		run++
-		codes := len(raw)
+		codes, size := len(raw), 1
 		if f.cid {
-			codes = len(raw) / 2
+			codes, size = len(raw)/2, 2
 		}
 		i := 0
 		for _, r := range decoded {
 			w := 0.0
-			if !f.cid && f.known && codes == n {
-				w = f.f.Width(int(raw[i]))
+			if codes == n && len(raw)%size == 0 {
+				code := int(raw[i*size])
+				if size == 2 {
+					code = code<<8 | int(raw[i*size+1])
+				}
+				w = f.width(code)
 			}
 			if w <= 0 {
 				w = 500 // half an em, where the font gives no width
@@ -231,16 +257,56 @@ func pageFont(p lpdf.Page, fonts map[string]*font, name string) *font {
 	if f, ok := fonts[name]; ok {
 		return f
 	}
-	f := &font{f: p.Font(name)}
-	if !f.f.V.IsNull() {
-		f.known = true
-		f.enc = f.f.Encoder()
-		f.cid = f.f.V.Key("Subtype").Name() == "Type0"
-		base := strings.ToLower(f.f.BaseFont())
-		f.bold = strings.Contains(base, "bold") || strings.Contains(base, "black") || strings.Contains(base, "heavy")
-	}
+	f := &font{}
 	fonts[name] = f
+	pf := p.Font(name)
+	if pf.V.IsNull() {
+		return f
+	}
+	f.enc = pf.Encoder()
+	f.cid = pf.V.Key("Subtype").Name() == "Type0"
+	base := strings.ToLower(pf.BaseFont())
+	f.bold = strings.Contains(base, "bold") || strings.Contains(base, "black") || strings.Contains(base, "heavy")
+	if !f.cid {
+		f.first = pf.FirstChar()
+		ws := pf.V.Key("Widths")
+		for i := 0; i < min(ws.Len(), maxFontWidths); i++ {
+			f.widths = append(f.widths, ws.Index(i).Float64())
+		}
+		return f
+	}
+	desc := pf.V.Key("DescendantFonts").Index(0)
+	f.dw = 1000
+	if dw := desc.Key("DW"); dw.Kind() == lpdf.Integer || dw.Kind() == lpdf.Real {
+		f.dw = dw.Float64()
+	}
+	f.cidW = cidWidths(desc.Key("W"))
 	return f
+}
+
+// cidWidths reads a CID font's /W array, "c [w1 w2 …]" and "c1 c2 w"
+// entries, at most maxFontWidths widths.
+func cidWidths(w lpdf.Value) map[int]float64 {
+	out := map[int]float64{}
+	for i := 0; i+1 < w.Len() && len(out) < maxFontWidths; {
+		c := int(w.Index(i).Int64())
+		if next := w.Index(i + 1); next.Kind() == lpdf.Array {
+			for j := 0; j < next.Len() && len(out) < maxFontWidths; j++ {
+				out[c+j] = next.Index(j).Float64()
+			}
+			i += 2
+			continue
+		}
+		if i+2 >= w.Len() {
+			break
+		}
+		last, width := int(w.Index(i+1).Int64()), w.Index(i+2).Float64()
+		for code := c; code <= last && len(out) < maxFontWidths; code++ {
+			out[code] = width
+		}
+		i += 3
+	}
+	return out
 }
 
 // line is one line of a page: its text, where it starts, and its size.

@@ -38,6 +38,9 @@ type Doc struct {
 	Trailer string
 	// Uncompressed writes the content streams without Flate.
 	Uncompressed bool
+	// FontF3, when not 0, is the object number the pages' resources name
+	// F3 (a font among Extra).
+	FontF3 int
 }
 
 // Bytes writes d: a catalog, a page tree, one Helvetica font
@@ -66,7 +69,11 @@ func (d Doc) Bytes() []byte {
 			strm = fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream", len(z), z)
 		}
 		c := add(strm)
-		pg := add(fmt.Sprintf("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 %d 0 R /F2 %d 0 R >> >> /Contents %d 0 R >>", pages, font, bold, c))
+		f3 := ""
+		if d.FontF3 != 0 {
+			f3 = fmt.Sprintf(" /F3 %d 0 R", d.FontF3)
+		}
+		pg := add(fmt.Sprintf("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 %d 0 R /F2 %d 0 R%s >> >> /Contents %d 0 R >>", pages, font, bold, f3, c))
 		kids = append(kids, fmt.Sprintf("%d 0 R", pg))
 	}
 	objs[catalog-1] = fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R >>", pages)
@@ -292,4 +299,32 @@ func Costly(shape string, size int) []byte {
 		return d.Bytes()
 	}
 	panic("pdftest.Costly: no shape " + shape)
+}
+
+// CID is a one-page document in a Type0 font (Identity-H, two-byte codes,
+// a ToUnicode CMap, every glyph width wide in its /W): each run is shown
+// by its own operation where the glyphs before it end, plus gap ems; a
+// run's spaces are glyphs of their own.
+func CID(width int, gap float64, runs ...string) []byte {
+	var b bytes.Buffer
+	x := 72.0
+	for _, r := range runs {
+		var hex strings.Builder
+		for _, c := range []byte(r) {
+			fmt.Fprintf(&hex, "%04X", c)
+		}
+		fmt.Fprintf(&b, "BT /F3 12 Tf %g 700 Td <%s> Tj ET\n", x, hex.String())
+		x += float64(len(r)*width)/1000*12 + gap*12
+	}
+	cmap := "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n" +
+		"1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n1 beginbfrange\n<0020> <007E> <0020>\nendbfrange\n" +
+		"endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n"
+	d := Doc{Pages: [][]Line{nil}, Raw: map[int][]byte{0: b.Bytes()}}
+	d.Extra = []string{
+		"<< /Type /Font /Subtype /Type0 /BaseFont /Test-CID /Encoding /Identity-H /DescendantFonts [8 0 R] /ToUnicode 9 0 R >>",
+		fmt.Sprintf("<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Test-CID /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /DW 1000 /W [32 126 %d] >>", width),
+		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(cmap), cmap),
+	}
+	d.FontF3 = 7
+	return d.Bytes()
 }
