@@ -89,6 +89,7 @@ func pdfSeeds(t *testing.T) []seed {
 		seed{"huge-xref", []any{pdftest.HugeXref()}},
 		seed{"encrypted", []any{pdftest.Encrypted()}},
 		seed{"image-only", []any{pdftest.ImageOnly(1)}},
+		seed{"type0-font", []any{pdftest.CID(550, 0.3, "Narrow", "glyphs")}},
 		seed{"empty", []any{[]byte{}}},
 		seed{"header-only", []any{[]byte("%PDF-1.7\n%%EOF\n")}},
 	)
