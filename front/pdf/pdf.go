@@ -14,9 +14,10 @@
 //     objects in the bytes (at most LIM-F12, each of at most
 //     maxObjectTokens tokens) and hands the reader a table of its own;
 //   - it reads the file through guard, which sees each stream before the
-//     reader decompresses it, decompresses it first into nothing within
-//     LIM-F11 (2 MiB a stream, 64 MiB in all, every reading counted),
-//     and refuses one over it by a panic this package recovers;
+//     reader decompresses it, decompresses it first, through every layer
+//     of Flate, within LIM-F11 (2 MiB a stream, 64 MiB in all, every
+//     reading counted), and refuses one over it by a panic this package
+//     recovers;
 //   - every read and every content-stream operator checks the time
 //     budget (LIM-F13, within the call's context), so a loop stops;
 //   - at most LIM-F10 pages are read, and maxPageGlyphs glyphs of a page.

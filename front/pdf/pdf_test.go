@@ -120,6 +120,12 @@ func TestHostile(t *testing.T) {
 		{"flate bomb of 256 MiB", pdftest.Bomb(256<<20, 1), 0, "", false, ErrUnreadable},
 		{"bombs of 2 MiB over the total (made 8 MiB here)", pdftest.Bomb(2<<20, 40), 0, "", false, ErrUnreadable},
 		{"a bomb after a text page", withBomb, 0, "Before the bomb.", true, nil},
+		{"4 MiB of text deflated twice (a filter array), over the share", pdftest.Doc{Pages: [][]pdftest.Line{nil},
+			Deflated: map[int][]byte{0: pdftest.Deflate(pdftest.Deflate(bytes.Repeat([]byte("(x) Tj "), 4<<20/7)))},
+			Filter:   "[/FlateDecode /FlateDecode]"}.Bytes(), 0, "", false, ErrUnreadable},
+		{"text deflated twice", pdftest.Doc{Pages: [][]pdftest.Line{nil},
+			Deflated: map[int][]byte{0: pdftest.Deflate(pdftest.Deflate([]byte("BT /F1 12 Tf 72 700 Td (Twice deflated.) Tj ET")))},
+			Filter:   "[/FlateDecode /FlateDecode]"}.Bytes(), 0, "Twice deflated.", false, nil},
 		{"a million operands", pdftest.Operands(1 << 20), 0, "", false, ErrUnreadable},
 		{"reference cycles", pdftest.Cyclic(), 0, "", false, ErrUnreadable},
 		{"a lying cross-reference stream", pdftest.HugeXref(), 0, "Text under a lying table.", false, nil},
@@ -145,13 +151,13 @@ func TestHostile(t *testing.T) {
 				t.Errorf("took %v", el)
 			}
 			if !errors.Is(err, tc.wantError) {
-				t.Fatalf("error %v (%q), want %v", err, r.Markdown, tc.wantError)
+				t.Fatalf("error %v (%.200q), want %v", err, r.Markdown, tc.wantError)
 			}
 			if err != nil {
 				return
 			}
 			if !strings.Contains(r.Markdown, tc.contains) || r.Partial != tc.partial {
-				t.Errorf("markdown %q partial %v, want it to hold %q, partial %v", r.Markdown, r.Partial, tc.contains, tc.partial)
+				t.Errorf("markdown %.200q partial %v, want it to hold %q, partial %v", r.Markdown, r.Partial, tc.contains, tc.partial)
 			}
 		})
 	}

@@ -80,19 +80,28 @@ func (g *guard) ReadAt(p []byte, off int64) (int, error) {
 }
 
 // stream vets the stream whose data starts at off, once for its size and
-// tokens, and charges its inflated bytes each time it is read.
+// tokens (every layer of Flate), and charges what it decodes to each time
+// it is read.
 func (g *guard) stream(off int64) error {
 	n, ok := g.seen[off]
 	if !ok {
 		n = -1
 		data := g.f.body[max(0, min(int64(len(g.f.body)), off-int64(len(g.f.head)))):]
-		plain, err := g.b.inflate(data, true)
+		layers, err := g.b.inflate(data)
 		switch {
 		case errors.Is(err, errHostile):
 		case err != nil:
 			return err
-		case g.objStms[off-int64(len(g.f.head))] || tokens(plain, true) <= maxObjectTokens:
-			n = int64(len(plain))
+		default:
+			objStm := g.objStms[off-int64(len(g.f.head))]
+			n = 0
+			for _, l := range layers {
+				if !objStm && tokens(l, true) > maxObjectTokens {
+					n = -1
+					break
+				}
+				n += int64(len(l))
+			}
 		}
 		g.seen[off] = n
 		return g.refused(n)

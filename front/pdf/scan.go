@@ -141,7 +141,7 @@ func (l *layout) members(body []byte, num uint32, at, data int64, dict []byte, b
 		l.truncated = true
 		return nil
 	}
-	plain, err := b.inflate(body[data:], true)
+	layers, err := b.inflate(body[data:])
 	if err != nil {
 		if errors.Is(err, errBudget) {
 			return err
@@ -149,6 +149,8 @@ func (l *layout) members(body []byte, num uint32, at, data int64, dict []byte, b
 		l.truncated = true
 		return nil
 	}
+	// The layer the reader reads: one a Flate filter the dictionary names.
+	plain := layers[max(0, min(len(layers), bytes.Count(dict, []byte("/FlateDecode")))-1)]
 	hdr := plain[:min(len(plain), int(first))]
 	type member struct{ num, off int }
 	ms := make([]member, 0, n)
@@ -304,11 +306,19 @@ func (f *file) streamStart(off int64) bool {
 	return string(kw[:]) == "stream"
 }
 
+// maxFilterLayers bounds the Flate layers looked through: a filter array
+// of Flate filters is decoded by the reader one layer after another, and
+// a bomb may be deflated twice to hide in a small first layer.
+const maxFilterLayers = 4
+
 // inflate returns data's first stream decoded as the reader would decode
-// it (Flate, or ASCII85 then Flate; anything else is returned as it is,
-// up to the next "endstream"), charged to b, within LIM-F11's per-stream
-// share.
-func (b *budget) inflate(data []byte, keep bool) ([]byte, error) {
+// it, layer by layer: Flate, or ASCII85 then Flate, then Flate again while
+// the result is Flate (anything else is returned as it is, up to the next
+// "endstream"). Every layer is charged to b and held to LIM-F11's
+// per-stream share (errHostile). The last is the reader's text when the
+// stream's filters are those; the caller judges every layer, since a
+// layer may only look like Flate.
+func (b *budget) inflate(data []byte) (layers [][]byte, err error) {
 	var r io.Reader
 	if zr, err := zlib.NewReader(bytes.NewReader(data)); err == nil {
 		r = zr
@@ -321,33 +331,44 @@ func (b *budget) inflate(data []byte, keep bool) ([]byte, error) {
 		if len(data) > limits.F11PDFStreamBytes {
 			return nil, errHostile // the reader would hold it whole as well
 		}
-		return data, nil
+		return [][]byte{data}, nil
 	}
+	for len(layers) < maxFilterLayers {
+		out, err := b.drain(r)
+		if err != nil {
+			return nil, err
+		}
+		layers = append(layers, out)
+		zr, zerr := zlib.NewReader(bytes.NewReader(out))
+		if zerr != nil {
+			break
+		}
+		r = zr
+	}
+	return layers, nil
+}
+
+// drain reads r to its end, or to damage (what was decoded counts),
+// within LIM-F11's per-stream share, charging b.
+func (b *budget) drain(r io.Reader) ([]byte, error) {
 	var out bytes.Buffer
-	w := io.Writer(&out)
-	if !keep {
-		w = io.Discard
-	}
 	buf := make([]byte, 32<<10)
-	var total int64
 	for {
 		if err := b.check(); err != nil {
 			return nil, err
 		}
 		n, err := r.Read(buf)
-		total += int64(n)
-		if total > limits.F11PDFStreamBytes {
+		if out.Len()+n > limits.F11PDFStreamBytes {
 			return nil, errHostile
 		}
 		if err := b.charge(int64(n)); err != nil {
 			return nil, err
 		}
-		_, _ = w.Write(buf[:n])
+		out.Write(buf[:n])
 		if err != nil {
-			break // end of stream, or damage: what was inflated counts
+			return out.Bytes(), nil
 		}
 	}
-	return out.Bytes(), nil
 }
 
 // alphaReader drops the white space ASCII85 may hold, as the reader does,

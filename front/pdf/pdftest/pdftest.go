@@ -6,6 +6,7 @@ package pdftest
 
 import (
 	"bytes"
+	"cmp"
 	"compress/flate"
 	"compress/zlib"
 	"encoding/binary"
@@ -30,8 +31,10 @@ type Doc struct {
 	// Raw replaces a page's content stream when not nil (index by page).
 	Raw map[int][]byte
 	// Deflated replaces a page's content stream by these bytes as they
-	// are, already compressed (index by page).
+	// are, already compressed (index by page), read through Filter
+	// ("/FlateDecode" when "").
 	Deflated map[int][]byte
+	Filter   string
 	// Extra objects appended as they are (numbered after the others), and
 	// extra trailer entries (written inside the trailer dictionary).
 	Extra   []string
@@ -61,7 +64,8 @@ func (d Doc) Bytes() []byte {
 		}
 		var strm string
 		if z, ok := d.Deflated[i]; ok {
-			strm = fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream", len(z), z)
+			filter := cmp.Or(d.Filter, "/FlateDecode")
+			strm = fmt.Sprintf("<< /Length %d /Filter %s >>\nstream\n%s\nendstream", len(z), filter, z)
 		} else if d.Uncompressed {
 			strm = fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content)
 		} else {
