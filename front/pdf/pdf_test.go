@@ -3,9 +3,11 @@ package pdf
 import (
 	"bytes"
 	"context"
+	"encoding/ascii85"
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -127,6 +129,9 @@ func TestHostile(t *testing.T) {
 			Deflated: map[int][]byte{0: pdftest.Deflate(pdftest.Deflate([]byte("BT /F1 12 Tf 72 700 Td (Twice deflated.) Tj ET")))},
 			Filter:   "[/FlateDecode /FlateDecode]"}.Bytes(), 0, "Twice deflated.", false, nil},
 		{"a million operands", pdftest.Operands(1 << 20), 0, "", false, ErrUnreadable},
+		{"600,000 operands in ASCII85", pdftest.Doc{Pages: [][]pdftest.Line{nil},
+			Deflated: map[int][]byte{0: ascii85Of(bytes.Repeat([]byte("1 "), 600000))},
+			Filter:   "/ASCII85Decode"}.Bytes(), 0, "", false, ErrUnreadable},
 		{"reference cycles", pdftest.Cyclic(), 0, "", false, ErrUnreadable},
 		{"a lying cross-reference stream", pdftest.HugeXref(), 0, "Text under a lying table.", false, nil},
 		{"startxref pointing nowhere", broken, 0, "Third page text.", false, nil},
@@ -145,10 +150,16 @@ func TestHostile(t *testing.T) {
 			if strings.Contains(tc.name, "over the total") {
 				total = 8 << 20 // the race detector inflates 64 MiB in seconds
 			}
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
 			start := time.Now()
 			r, err := read(context.Background(), tc.body, newBudget(context.Background(), d, total))
 			if el := time.Since(start); el > 10*time.Second {
 				t.Errorf("took %v", el)
+			}
+			runtime.ReadMemStats(&after)
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 { // a pile of operands in the reader: hundreds of MiB
+				t.Errorf("allocated %d MiB", alloc>>20)
 			}
 			if !errors.Is(err, tc.wantError) {
 				t.Fatalf("error %v (%.200q), want %v", err, r.Markdown, tc.wantError)
@@ -161,6 +172,12 @@ func TestHostile(t *testing.T) {
 			}
 		})
 	}
+}
+
+// ascii85Of is b in ASCII85, with its end mark.
+func ascii85Of(b []byte) []byte {
+	out := make([]byte, ascii85.MaxEncodedLen(len(b)))
+	return append(out[:ascii85.Encode(out, b)], "~>"...)
 }
 
 // noEndobj is n bytes of object headers and strings, never an endobj.

@@ -313,8 +313,8 @@ const maxFilterLayers = 4
 
 // inflate returns data's first stream decoded as the reader would decode
 // it, layer by layer: Flate, or ASCII85 then Flate, then Flate again while
-// the result is Flate (anything else is returned as it is, up to the next
-// "endstream"). Every layer is charged to b and held to LIM-F11's
+// the result is Flate; anything else is returned as it is, up to the next
+// "endstream", with its ASCII85 decoding when it has one. Every layer is charged to b and held to LIM-F11's
 // per-stream share (errHostile). The last is the reader's text when the
 // stream's filters are those; the caller judges every layer, since a
 // layer may only look like Flate.
@@ -331,7 +331,14 @@ func (b *budget) inflate(data []byte) (layers [][]byte, err error) {
 		if len(data) > limits.F11PDFStreamBytes {
 			return nil, errHostile // the reader would hold it whole as well
 		}
-		return [][]byte{data}, nil
+		layers = [][]byte{data}
+		// ASCII85 alone: no larger than the data, but its operands are
+		// the decoded text's, so that text is judged too.
+		dec, err := io.ReadAll(ascii85.NewDecoder(&alphaReader{r: bytes.NewReader(data)}))
+		if err == nil && len(dec) > 0 {
+			layers = append(layers, dec)
+		}
+		return layers, nil
 	}
 	for len(layers) < maxFilterLayers {
 		out, err := b.drain(r)
