@@ -116,7 +116,7 @@ image:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 20x ./egress/proxy/
 
-# fuzz-smoke: the fourteen canonical fuzz targets of REQ-SEC-023 (fuzz/)
+# fuzz-smoke: the fifteen canonical fuzz targets of REQ-SEC-023 (fuzz/)
 # for FUZZTIME each, in make test. fuzz: every fuzz target of every
 # package (fuzz/ and the packages' own) for five minutes each. A package
 # whose tests do not build fails the target rather than being skipped.

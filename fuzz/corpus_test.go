@@ -86,13 +86,13 @@ func fuzzTargets(t *testing.T) []string {
 	return names
 }
 
-// TestCorpus checks the seed corpora: the fourteen targets of
+// TestCorpus checks the seed corpora: the fifteen targets of
 // docs/design/decisions.md (fuzz targets), each with seeds, and no directory
 // without its target; at most maxCorpusBytes in all.
 func TestCorpus(t *testing.T) {
 	targets := fuzzTargets(t)
-	if len(targets) != 14 {
-		t.Errorf("%d fuzz targets, want the fourteen of REQ-SEC-023: %v", len(targets), targets)
+	if len(targets) != 15 {
+		t.Errorf("%d fuzz targets, want the fifteen of REQ-SEC-023: %v", len(targets), targets)
 	}
 	dirs, err := os.ReadDir(filepath.Join("testdata", "fuzz"))
 	if err != nil {
@@ -150,6 +150,7 @@ func TestWriteCorpus(t *testing.T) {
 		"FuzzEngineJSON":       engineSeeds(fx),
 		"FuzzHeaderValues":     headerSeeds(),
 		"FuzzConfig":           configSeeds(t),
+		"FuzzPDF":              pdfSeeds(t),
 	}
 	for _, name := range fuzzTargets(t) {
 		if len(all[name]) == 0 {

@@ -341,9 +341,9 @@ func TestFetchStatusClasses(t *testing.T) {
 }
 
 // TestFetchMediaTypes checks REQ-PAGE-005: HTML and XHTML extracted,
-// text/plain and text/markdown passed through, anything else
-// unsupported_content, media_type, naming the type (sniffed when the
-// header is missing).
+// text/plain and text/markdown passed through, anything else (but PDF:
+// TestFetchPDF) unsupported_content, media_type, naming the type
+// (sniffed when the header is missing).
 func TestFetchMediaTypes(t *testing.T) {
 	const plain = "Line one of the notes.\n\n  Indented line two, with ünïcödé.\nLast line: 3 < 4 & <b>not markup</b>\n"
 	const markdown = "# Notes\n\n- item *one*\n- item `two`\n\n[a link](https://example.org/)\n"
@@ -362,7 +362,7 @@ func TestFetchMediaTypes(t *testing.T) {
 		"/plain-up":  {"Text/Plain; Charset=UTF-8", []byte(plain)},
 		"/markdown":  {"text/markdown; charset=utf-8", []byte(markdown)},
 		"/xhtml":     {"application/xhtml+xml", []byte(xhtml)},
-		"/pdf":       {"application/pdf", []byte("%PDF-1.7\n" + errorMarker + "\n%%EOF\n")},
+		"/zip":       {"application/zip", []byte("PK\x03\x04" + errorMarker)},
 		"/png":       {"image/png", png},
 		"/json":      {"application/json; charset=utf-8", []byte(`{"a": "` + errorMarker + `"}`)},
 		"/png-bare":  {"-", png},
@@ -395,7 +395,7 @@ func TestFetchMediaTypes(t *testing.T) {
 		{"text/markdown is passed through", "/markdown", markdown, "", "", ""},
 		{"application/xhtml+xml is extracted", "/xhtml", "", xhtmlText, "XHTML page", ""},
 		{"a page without Content-Type sniffed as HTML", "/html-bare", "", "sniffed as HTML", "Sniffed", ""},
-		{"application/pdf", "/pdf", "", "", "", "application/pdf"},
+		{"application/zip", "/zip", "", "", "", "application/zip"},
 		{"image/png", "/png", "", "", "", "image/png"},
 		{"application/json", "/json", "", "", "", "application/json"},
 		{"a PNG without Content-Type, sniffed", "/png-bare", "", "", "", "image/png"},

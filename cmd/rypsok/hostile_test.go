@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/rypsok/rypsok/front/pdf/pdftest"
 	"github.com/rypsok/rypsok/shared/limits"
 )
 
@@ -58,7 +59,9 @@ func hostilePage(shape string, size int) []byte {
 
 // TestHostilePagesKeepTheFrontUnderItsCeiling is the attack of issue 15
 // as it was made: web_fetch of 1-5 MiB pages of every costly shape,
-// LIM-C8 at once, against the shipped binary. Each call answers (a page
+// LIM-C8 at once, against the shipped binary, and the same with PDF
+// documents of the costly shapes of pdftest.Costly (gigabyte Flate bombs,
+// streams at LIM-F11's share, LIM-F12's objects, operand runs). Each call answers (a page
 // over the parser's budget is extracted from what was kept, or answers an
 // error outcome), and the front's peak RSS stays under its ceiling.
 func TestHostilePagesKeepTheFrontUnderItsCeiling(t *testing.T) {
@@ -66,7 +69,8 @@ func TestHostilePagesKeepTheFrontUnderItsCeiling(t *testing.T) {
 		t.Skip("reads /proc")
 	}
 	shapes := []string{"tag-dense", "formatting", "open-formatting", "deeply-nested", "attribute-heavy",
-		"entity-heavy", "cells", "comments", "text-runs", "html-attributes"}
+		"entity-heavy", "cells", "comments", "text-runs", "html-attributes",
+		"pdf-bomb", "pdf-text", "pdf-objects", "pdf-operands"}
 	sizes := []int{1 << 20, 3 << 20, limits.F3BodyBytes - 1024, limits.F3BodyBytes - 2048}
 	if len(sizes) != limits.C8FetchInFlight {
 		t.Fatalf("%d sizes for LIM-C8 %d", len(sizes), limits.C8FetchInFlight)
@@ -88,11 +92,19 @@ func TestHostilePagesKeepTheFrontUnderItsCeiling(t *testing.T) {
 		mu.Lock()
 		page, ok := pages[r.URL.Path]
 		if !ok {
-			page = hostilePage(shape, size)
+			if pdfShape, isPDF := strings.CutPrefix(shape, "pdf-"); isPDF {
+				page = pdftest.Costly(pdfShape, size)
+			} else {
+				page = hostilePage(shape, size)
+			}
 			pages[r.URL.Path] = page
 		}
 		mu.Unlock()
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if strings.HasPrefix(shape, "pdf-") {
+			w.Header().Set("Content-Type", "application/pdf")
+		} else {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		}
 		w.Write(page)
 	}))
 	defer site.Close()

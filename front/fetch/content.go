@@ -9,6 +9,7 @@ import (
 
 	"github.com/rypsok/rypsok/front/boundary"
 	"github.com/rypsok/rypsok/front/extract"
+	"github.com/rypsok/rypsok/front/pdf"
 	"github.com/rypsok/rypsok/front/response"
 )
 
@@ -27,8 +28,13 @@ var errPanic = errors.New("fetch: conversion panicked")
 // are decoded (REQ-PAGE-007) and extracted to Markdown (front/extract:
 // ErrNothing is unsupported_content, extraction_failed, whose message
 // says so when the page is an application shell that scripts would
-// render, ErrScriptRendered; a partial result is noticed); text/plain and text/markdown are decoded and passed
-// through the boundary (boundary.RemoveInvisible keeps line breaks); in
+// render, ErrScriptRendered; a partial result is noticed); text/plain
+// and text/markdown are decoded and passed through the boundary
+// (boundary.RemoveInvisible keeps line breaks);
+// application/pdf, and application/octet-stream whose body starts
+// "%PDF-" (servers that do not know the type), is read by front/pdf (an
+// encrypted document, or one without a text layer, is extraction_failed
+// saying so; a damaged one gives what could be read, partial); in
 // every content, images whose URL carries a query become inert links
 // (inertImages);
 // anything else is unsupported_content, media_type. A Content-Encoding
@@ -70,10 +76,22 @@ func (p *Pipeline) convert(ctx context.Context, pg page) (document, *response.Er
 			s, removed := boundary.RemoveInvisible(s)
 			return document{content: s, removed: removed}, nil
 		}
+	case "application/pdf":
+		work = func() (document, error) { return pdfDocument(ctx, pg.body) }
+	case "application/octet-stream":
+		if !pdf.Sniff(pg.body) {
+			return document{}, unsupportedMedia(mt)
+		}
+		mt = "application/pdf"
+		work = func() (document, error) { return pdfDocument(ctx, pg.body) }
 	default:
 		return document{}, unsupportedMedia(mt)
 	}
-	doc, err := p.offload(ctx, parseWeight(len(pg.body)), func() (document, error) {
+	weight := parseWeight(len(pg.body))
+	if mt == "application/pdf" {
+		weight = pdfWeight
+	}
+	doc, err := p.offload(ctx, weight, func() (document, error) {
 		doc, err := work()
 		return inertImages(doc), err
 	})
@@ -82,12 +100,35 @@ func (p *Pipeline) convert(ctx context.Context, pg page) (document, *response.Er
 		return doc, nil
 	case ctx.Err() != nil:
 		return document{}, response.Unavailable(response.ReasonDeadline, -1)
+	case errors.Is(err, pdf.ErrEncrypted):
+		return document{}, response.PDFEncrypted()
+	case errors.Is(err, pdf.ErrNoText):
+		return document{}, response.PDFNoText()
 	case errors.Is(err, errPanic):
 		p.o.Log.Error().Str("event", "fetch_conversion_panic").Send()
 	case errors.Is(err, extract.ErrScriptRendered):
 		return document{}, response.ScriptRendered()
 	}
 	return document{}, response.ExtractionFailed()
+}
+
+// pdfWeight is a PDF's weight against ParseBudget: all of it, so that a
+// PDF converts alone. What front/pdf holds at once is bounded by its
+// limits (LIM-F11's 2 MiB per stream, maxObjectTokens, maxPageGlyphs,
+// LIM-F12's table) and the pages' text, not by the body's size, and
+// was measured at most about as much as a full HTML tree
+// (TestPDFBombsKeepTheFrontUnderItsCeiling).
+const pdfWeight = ParseBudget
+
+// pdfDocument reads a PDF body (front/pdf) as web_fetch's document, its
+// text passed through the boundary as a text page's is.
+func pdfDocument(ctx context.Context, body []byte) (document, error) {
+	r, err := pdf.Markdown(ctx, body)
+	if err != nil {
+		return document{}, err
+	}
+	s, removed := boundary.RemoveInvisible(r.Markdown)
+	return document{title: r.Title, content: s, removed: removed, partial: r.Partial}, nil
 }
 
 // inertImages makes the content's images whose URL carries a query inert

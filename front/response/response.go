@@ -391,6 +391,21 @@ func ScriptRendered() *Error {
 		"the page is rendered by scripts, which rypsok does not run: nothing readable could be extracted without them")
 }
 
+// PDFEncrypted is unsupported_content, extraction_failed for an encrypted
+// PDF document: rypsok has no password to give.
+func PDFEncrypted() *Error {
+	return newError(KindUnsupportedContent, Detail{Reason: ReasonExtractionFailed},
+		"the PDF document is encrypted, and rypsok reads no encrypted document")
+}
+
+// PDFNoText is unsupported_content, extraction_failed for a PDF document
+// whose pages show no text: scanned images without a text layer, which
+// rypsok does not read (no OCR).
+func PDFNoText() *Error {
+	return newError(KindUnsupportedContent, Detail{Reason: ReasonExtractionFailed},
+		"the PDF document has no text layer (scanned images only), and rypsok reads no text from images")
+}
+
 // TooLarge is too_large with limit_bytes.
 func TooLarge(limitBytes int64) *Error {
 	return newError(KindTooLarge, Detail{LimitBytes: limitBytes}, "the page is larger than %d bytes", limitBytes)

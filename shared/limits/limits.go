@@ -49,6 +49,16 @@ const (
 	F9URLChars         = 2048             // LIM-F9: URL length
 )
 
+// Fetch: reading a PDF document (front/pdf). A PDF is hostile input, and
+// its reader is bounded from outside: see front/pdf's package comment.
+const (
+	F10PDFPages         = 500             // LIM-F10: pages read of one PDF
+	F11PDFInflatedBytes = 64 << 20        // LIM-F11: bytes decompressed for one PDF, in all
+	F11PDFStreamBytes   = 2 << 20         // LIM-F11: bytes one of its streams may decompress to
+	F12PDFObjects       = 100000          // LIM-F12: objects of one PDF (and highest object number)
+	F13PDFTime          = 5 * time.Second // LIM-F13: time to read one PDF, within LIM-F5
+)
+
 // Calls (per process; per caller in HTTP mode).
 const (
 	C6CallsPerMinute = 120 // LIM-C6
@@ -134,6 +144,10 @@ var table = []Limit{
 	{"LIM-F7", "same-host redirects followed", "5"},
 	{"LIM-F8", "ports of agent-directed requests", "443, and 80 where http is allowed"},
 	{"LIM-F9", "URL length (characters)", "2,048"},
+	{"LIM-F10", "pages read of one PDF document", "500"},
+	{"LIM-F11", "bytes decompressed for one PDF: in all, and from one stream", "64 MiB; 2 MiB"},
+	{"LIM-F12", "objects of one PDF (and the highest object number)", "100,000"},
+	{"LIM-F13", "time to read one PDF, within LIM-F5", "5 s"},
 	{"LIM-C6", "tool calls per minute", "120"},
 	{"LIM-C7", "tool calls in flight at once", "16"},
 	{"LIM-C8", "`web_fetch` calls in flight at once", "4"},
