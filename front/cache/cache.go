@@ -8,8 +8,8 @@
 package cache
 
 import (
-	"context"
 	"container/list"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"slices"
