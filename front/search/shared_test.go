@@ -2,8 +2,13 @@ package search
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/rypsok/rypsok/front/cache"
 	"github.com/rypsok/rypsok/front/response"
@@ -118,5 +123,56 @@ func TestRedisKilledMidRun(t *testing.T) {
 	}
 	if n := wiki.requests.Load() - before; n != 1 {
 		t.Errorf("after recovery wikipedia asked %d times, want once", n)
+	}
+}
+
+// BenchmarkSharedState measures what Redis adds to one web_search (the
+// figures of docs/performance.md): the bench's two fake engines searched
+// through the pipeline with the cache in process, then in a real Redis
+// on loopback, plus the caller's LIM-C6 reservation there, as a replica
+// with [shared_state] does per call. Every query is new (a miss: a GET
+// per engine and a stored answer for Wikipedia; Brave's are never
+// stored), the case that costs most; p50 and p99 are reported.
+func BenchmarkSharedState(b *testing.B) {
+	srv := redistest.Start(b)
+	store, _ := replica(b, srv.URL(), 0)
+	for _, bc := range []struct {
+		name  string
+		cache cache.Store
+		rate  bool
+	}{
+		{"in-process", cache.New(cache.Options{}), false},
+		{"redis", cache.NewShared(store, cache.Options{}), true},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			wiki, brv := benchFakes(b)
+			p := pipeline(b, Options{Cache: bc.cache},
+				engineSpec{"wikipedia", "wikipedia", general, wiki},
+				engineSpec{"brave", "brave", general, brv})
+			for _, e := range p.opts.Engines {
+				e.pace, e.slots = nil, nil
+			}
+			p.opts.Log = zerolog.New(io.Discard)
+			ctx := context.Background()
+			var took []time.Duration
+			i := 0
+			for b.Loop() {
+				i++
+				start := time.Now()
+				if bc.rate {
+					if r, err := store.Reserve(ctx, "calls:bench", 1e6, 1e6, 0); err != nil || !r.OK {
+						b.Fatalf("reserve: %+v %v", r, err)
+					}
+				}
+				r := Request{Query: fmt.Sprintf("golang %d", i), Category: response.CategoryGeneral, MaxResults: limits.S3ResultsPerEngine, Language: "en"}
+				if got, err := p.Search(ctx, r); err != nil || got.Outcome != response.OutcomeOK {
+					b.Fatalf("search: %v", err)
+				}
+				took = append(took, time.Since(start))
+			}
+			slices.Sort(took)
+			b.ReportMetric(float64(took[len(took)/2].Microseconds()), "p50-µs")
+			b.ReportMetric(float64(took[len(took)*99/100].Microseconds()), "p99-µs")
+		})
 	}
 }
