@@ -18,6 +18,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
@@ -150,35 +151,32 @@ func loadManifests(t *testing.T) *manifests {
 				t.Errorf("%s, document %d: %v", path, i+1, err)
 				continue
 			}
-			var name, ns string
+			meta, ok := obj.(metav1.Object)
+			if !ok {
+				t.Fatalf("%s: %s has no metadata", path, kind)
+			}
+			name, ns := meta.GetName(), meta.GetNamespace()
 			switch o := obj.(type) {
 			case *corev1.Namespace:
 				m.namespaces = append(m.namespaces, o)
-				name, ns = o.Name, o.Name
+				ns = o.Name
 			case *corev1.ConfigMap:
 				if m.configMaps[o.Name] != nil {
 					t.Errorf("%s: ConfigMap %s defined twice", path, o.Name)
 				}
 				m.configMaps[o.Name] = o
-				name, ns = o.Name, o.Namespace
 			case *corev1.Service:
 				m.services = append(m.services, o)
-				name, ns = o.Name, o.Namespace
 			case *appsv1.Deployment:
 				m.deploys = append(m.deploys, o)
-				name, ns = o.Name, o.Namespace
 			case *networkingv1.NetworkPolicy:
 				m.policies = append(m.policies, o)
-				name, ns = o.Name, o.Namespace
 			case *appsv1.StatefulSet:
 				m.sets = append(m.sets, o)
-				name, ns = o.Name, o.Namespace
 			case *policyv1.PodDisruptionBudget:
 				m.budgets = append(m.budgets, o)
-				name, ns = o.Name, o.Namespace
 			case *autoscalingv2.HorizontalPodAutoscaler:
 				m.scalers = append(m.scalers, o)
-				name, ns = o.Name, o.Namespace
 			}
 			for _, problem := range validation.IsDNS1123Subdomain(name) {
 				t.Errorf("%s: %s name %q: %s", path, kind, name, problem)

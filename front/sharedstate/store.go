@@ -119,11 +119,11 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 	}
 	up := s.ping(ctx) == nil
 	s.up.Store(up)
-	if s.onState != nil {
-		s.onState(up)
-	}
 	if !up {
 		s.log.Warn().Str("event", "shared_state").Str("state", "down").Msg("redis unreachable at start: in-process state until it answers")
+	}
+	if s.onState != nil {
+		s.onState(up)
 	}
 	s.stopped.Add(1)
 	go s.probe(o.Probe)
@@ -205,15 +205,17 @@ func (s *Store) transition(up bool, cause error) {
 	default:
 	}
 	s.up.Store(up)
+	// The line first, then OnState: whoever OnState tells finds the line
+	// written.
+	if up {
+		s.log.Info().Str("event", "shared_state").Str("state", "up").Msg("redis answers again: state is shared")
+	} else {
+		s.log.Warn().Str("event", "shared_state").Str("state", "down").Str("cause", causeOf(cause)).
+			Msg("redis failed: in-process state until it answers")
+	}
 	if s.onState != nil {
 		s.onState(up)
 	}
-	if up {
-		s.log.Info().Str("event", "shared_state").Str("state", "up").Msg("redis answers again: state is shared")
-		return
-	}
-	s.log.Warn().Str("event", "shared_state").Str("state", "down").Str("cause", causeOf(cause)).
-		Msg("redis failed: in-process state until it answers")
 }
 
 // causeOf names a failure's class, never its text (which could carry an

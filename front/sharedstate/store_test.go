@@ -20,35 +20,18 @@ import (
 	"github.com/rypsok/rypsok/shared/limits"
 )
 
-// syncBuffer is a log destination safe for concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // open opens a store on srv, its transitions sent on the returned channel
-// and its log in the returned buffer.
-func open(t *testing.T, url string, o Options) (*Store, <-chan bool, *syncBuffer) {
+// and its log in the returned buffer, which may be read once a transition
+// was received (the store writes the line before it tells OnState).
+func open(t *testing.T, url string, o Options) (*Store, <-chan bool, *bytes.Buffer) {
 	t.Helper()
 	states := make(chan bool, 16)
-	log := &syncBuffer{}
+	log := &bytes.Buffer{}
 	o.URL = url
 	if o.Prefix == "" {
 		o.Prefix = "test"
 	}
-	o.Log = zerolog.New(log)
+	o.Log = zerolog.New(zerolog.SyncWriter(log))
 	o.OnState = func(up bool) { states <- up }
 	s, err := Open(context.Background(), o)
 	if err != nil {
