@@ -69,7 +69,8 @@ func helper(mode, addr string) int {
 // iptables-nft-restore and ip6tables-nft-restore into a network namespace
 // standing for the pod, joined by a veth pair to one standing for the
 // internet, and checks them in action: rypsok's user (and root) cannot
-// open a connection out, the egress's user can, over IPv4 and IPv6;
+// open a connection out, except to Redis's port (the shared state), the
+// egress's user can, over IPv4 and IPv6;
 // loopback is open to all; a caller outside reaches rypsok's listener.
 // It needs root, ip, setpriv and the two restore commands (CI installs
 // iptables); elsewhere it is skipped.
@@ -177,6 +178,8 @@ func TestTheFirewallWorks(t *testing.T) {
 	}
 	serve(netNS, -1, "10.200.0.2:443")
 	serve(netNS, -1, "[fd00:200::2]:443")
+	serve(netNS, -1, "10.200.0.2:6379")
+	serve(netNS, -1, "10.200.0.2:8080")
 	serve(podNS, -1, "127.0.0.1:9999")
 	serve(podNS, frontUID, ":8765")
 
@@ -189,7 +192,10 @@ func TestTheFirewallWorks(t *testing.T) {
 	}{
 		{"rypsok's user, out over IPv4", podNS, frontUID, "10.200.0.2:443", 3},
 		{"rypsok's user, out over IPv6", podNS, frontUID, "[fd00:200::2]:443", 3},
+		{"rypsok's user, to another port", podNS, frontUID, "10.200.0.2:8080", 3},
+		{"rypsok's user, to Redis", podNS, frontUID, "10.200.0.2:6379", 0},
 		{"root, out", podNS, 0, "10.200.0.2:443", 3},
+		{"root, to Redis", podNS, 0, "10.200.0.2:6379", 3},
 		{"the egress's user, out over IPv4", podNS, egressUID, "10.200.0.2:443", 0},
 		{"the egress's user, out over IPv6", podNS, egressUID, "[fd00:200::2]:443", 0},
 		{"rypsok's user, on loopback", podNS, frontUID, "127.0.0.1:9999", 0},

@@ -14,8 +14,11 @@ import (
 
 	toml "github.com/pelletier/go-toml/v2"
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
@@ -33,6 +36,7 @@ const (
 	tokenSecret     = "rypsok-token"
 	braveSecret     = "rypsok-brave"
 	socketVolume    = "egress-socket"
+	redisName       = "rypsok-redis" // the shared state's StatefulSet, Service and NetworkPolicy
 )
 
 // The design's memory ceilings (REQ-PERF: front ≤ 128 MiB, egress ≤ 64 MiB).
@@ -49,6 +53,9 @@ type manifests struct {
 	services   []*corev1.Service
 	deploys    []*appsv1.Deployment
 	policies   []*networkingv1.NetworkPolicy
+	sets       []*appsv1.StatefulSet
+	budgets    []*policyv1.PodDisruptionBudget
+	scalers    []*autoscalingv2.HorizontalPodAutoscaler
 }
 
 // kinds are the kinds a manifest here may hold, by apiVersion and kind.
@@ -58,6 +65,11 @@ var kinds = map[string]func() any{
 	"v1/Service":                         func() any { return new(corev1.Service) },
 	"apps/v1/Deployment":                 func() any { return new(appsv1.Deployment) },
 	"networking.k8s.io/v1/NetworkPolicy": func() any { return new(networkingv1.NetworkPolicy) },
+	"apps/v1/StatefulSet":                func() any { return new(appsv1.StatefulSet) },
+	"policy/v1/PodDisruptionBudget":      func() any { return new(policyv1.PodDisruptionBudget) },
+	"autoscaling/v2/HorizontalPodAutoscaler": func() any {
+		return new(autoscalingv2.HorizontalPodAutoscaler)
+	},
 }
 
 // decodeStrict decodes one YAML document into obj as the API server
@@ -139,26 +151,32 @@ func loadManifests(t *testing.T) *manifests {
 				t.Errorf("%s, document %d: %v", path, i+1, err)
 				continue
 			}
-			var name, ns string
+			meta, ok := obj.(metav1.Object)
+			if !ok {
+				t.Fatalf("%s: %s has no metadata", path, kind)
+			}
+			name, ns := meta.GetName(), meta.GetNamespace()
 			switch o := obj.(type) {
 			case *corev1.Namespace:
 				m.namespaces = append(m.namespaces, o)
-				name, ns = o.Name, o.Name
+				ns = o.Name
 			case *corev1.ConfigMap:
 				if m.configMaps[o.Name] != nil {
 					t.Errorf("%s: ConfigMap %s defined twice", path, o.Name)
 				}
 				m.configMaps[o.Name] = o
-				name, ns = o.Name, o.Namespace
 			case *corev1.Service:
 				m.services = append(m.services, o)
-				name, ns = o.Name, o.Namespace
 			case *appsv1.Deployment:
 				m.deploys = append(m.deploys, o)
-				name, ns = o.Name, o.Namespace
 			case *networkingv1.NetworkPolicy:
 				m.policies = append(m.policies, o)
-				name, ns = o.Name, o.Namespace
+			case *appsv1.StatefulSet:
+				m.sets = append(m.sets, o)
+			case *policyv1.PodDisruptionBudget:
+				m.budgets = append(m.budgets, o)
+			case *autoscalingv2.HorizontalPodAutoscaler:
+				m.scalers = append(m.scalers, o)
 			}
 			for _, problem := range validation.IsDNS1123Subdomain(name) {
 				t.Errorf("%s: %s name %q: %s", path, kind, name, problem)
@@ -175,7 +193,8 @@ func loadManifests(t *testing.T) *manifests {
 	return m
 }
 
-// The one Deployment, Service and NetworkPolicy.
+// The one Deployment; rypsok's Service and NetworkPolicy (the shared
+// state's have their own, named redisName).
 func (m *manifests) deployment(t *testing.T) *appsv1.Deployment {
 	t.Helper()
 	if len(m.deploys) != 1 {
@@ -186,18 +205,27 @@ func (m *manifests) deployment(t *testing.T) *appsv1.Deployment {
 
 func (m *manifests) service(t *testing.T) *corev1.Service {
 	t.Helper()
-	if len(m.services) != 1 {
-		t.Fatalf("%d Services, want 1", len(m.services))
-	}
-	return m.services[0]
+	return named(t, "Service", m.services, func(s *corev1.Service) string { return s.Name }, frontContainer)
 }
 
 func (m *manifests) policy(t *testing.T) *networkingv1.NetworkPolicy {
 	t.Helper()
-	if len(m.policies) != 1 {
-		t.Fatalf("%d NetworkPolicies, want 1", len(m.policies))
+	return named(t, "NetworkPolicy", m.policies, func(p *networkingv1.NetworkPolicy) string { return p.Name }, frontContainer)
+}
+
+// named returns the one object of objs called name.
+func named[T any](t *testing.T, kind string, objs []T, nameOf func(T) string, name string) T {
+	t.Helper()
+	var found []T
+	for _, o := range objs {
+		if nameOf(o) == name {
+			found = append(found, o)
+		}
 	}
-	return m.policies[0]
+	if len(found) != 1 {
+		t.Fatalf("%d %ss named %s, want 1", len(found), kind, name)
+	}
+	return found[0]
 }
 
 func (m *manifests) configMap(t *testing.T, name string) *corev1.ConfigMap {
@@ -366,6 +394,8 @@ func TestManifestsDecodeStrictly(t *testing.T) {
 	want := []string{
 		"ConfigMap/" + frontConfigMap, "ConfigMap/" + egressConfigMap, "ConfigMap/" + firewallConfig,
 		"Deployment/rypsok", "Namespace/" + namespace, "NetworkPolicy/rypsok", "Service/rypsok",
+		"PodDisruptionBudget/rypsok", "HorizontalPodAutoscaler/rypsok",
+		"StatefulSet/" + redisName, "Service/" + redisName, "NetworkPolicy/" + redisName,
 	}
 	sort.Strings(want)
 	if !slices.Equal(all, want) {

@@ -100,8 +100,8 @@ func portsOf(r networkingv1.NetworkPolicyEgressRule) []string {
 
 // TestTheNetworkPolicyAdmitsOnlyDNSAndPublicHTTPS: the policy selects the
 // pod, both directions are policed, and every egress rule is either the
-// cluster DNS on port 53 or port 443 of ipBlocks that admit no private
-// range.
+// cluster DNS on port 53, the shared state's Redis pods on port 6379, or
+// port 443 of ipBlocks that admit no private range.
 func TestTheNetworkPolicyAdmitsOnlyDNSAndPublicHTTPS(t *testing.T) {
 	m := loadManifests(t)
 	np := m.policy(t)
@@ -115,7 +115,7 @@ func TestTheNetworkPolicyAdmitsOnlyDNSAndPublicHTTPS(t *testing.T) {
 	if !slices.Contains(np.Spec.PolicyTypes, networkingv1.PolicyTypeEgress) || !slices.Contains(np.Spec.PolicyTypes, networkingv1.PolicyTypeIngress) {
 		t.Errorf("policyTypes %v, want Ingress and Egress", np.Spec.PolicyTypes)
 	}
-	var dns, https int
+	var dns, redis, https int
 	for i, r := range np.Spec.Egress {
 		where := fmt.Sprintf("egress rule %d", i)
 		if len(r.To) == 0 || len(r.Ports) == 0 {
@@ -129,6 +129,12 @@ func TestTheNetworkPolicyAdmitsOnlyDNSAndPublicHTTPS(t *testing.T) {
 			}
 		}
 		switch {
+		case blocks == 0 && len(r.To) == 1 && r.To[0].NamespaceSelector == nil && r.To[0].PodSelector != nil &&
+			r.To[0].PodSelector.MatchLabels["app.kubernetes.io/name"] == redisName: // the shared state
+			redis++
+			if got := portsOf(r); !slices.Equal(got, []string{"TCP/6379"}) || len(r.To[0].PodSelector.MatchLabels) != 1 || len(r.To[0].PodSelector.MatchExpressions) > 0 {
+				t.Errorf("%s (Redis): ports %v, selector %v: want the Redis pods, 6379 over TCP", where, got, r.To[0].PodSelector)
+			}
 		case blocks == 0: // the cluster DNS, by labels
 			dns++
 			if got := portsOf(r); !slices.Equal(got, []string{"TCP/53", "UDP/53"}) {
@@ -171,8 +177,8 @@ func TestTheNetworkPolicyAdmitsOnlyDNSAndPublicHTTPS(t *testing.T) {
 			t.Errorf("%s mixes ipBlocks with selectors", where)
 		}
 	}
-	if dns != 1 || https != 1 {
-		t.Errorf("%d DNS rules and %d https rules, want one of each", dns, https)
+	if dns != 1 || redis != 1 || https != 1 {
+		t.Errorf("%d DNS rules, %d Redis rules and %d https rules, want one of each", dns, redis, https)
 	}
 	front := container(t, m.pod(t), frontContainer)
 	for i, r := range np.Spec.Ingress {
@@ -224,7 +230,7 @@ func TestTheFirewallLetsOnlyTheEgressOut(t *testing.T) {
 		if family == "ipv6" {
 			extra = neighbourDiscovery
 		}
-		checkRules(t, c.Name, rules, uid, extra)
+		checkRules(t, c.Name, rules, uid, *container(t, pod, frontContainer).SecurityContext.RunAsUser, extra)
 	}
 }
 
@@ -240,10 +246,11 @@ var neighbourDiscovery = []string{
 }
 
 // checkRules checks an iptables-restore file: the filter table only, one
-// chain of ours, jumped to first from OUTPUT; exactly three ACCEPT rules
-// (loopback, replies, the egress's user) and the family's extra ones;
-// a final REJECT or DROP.
-func checkRules(t *testing.T, who, rules string, uid int64, extra []string) {
+// chain of ours, jumped to first from OUTPUT; exactly these ACCEPT rules:
+// loopback, replies, the egress's user, rypsok's user to Redis's port and
+// DNS only (the shared state), and the family's extra ones; a final
+// REJECT or DROP.
+func checkRules(t *testing.T, who, rules string, uid, front int64, extra []string) {
 	t.Helper()
 	var lines []string
 	for _, l := range strings.Split(rules, "\n") {
@@ -279,6 +286,9 @@ func checkRules(t *testing.T, who, rules string, uid int64, extra []string) {
 		"-o lo -j ACCEPT",
 		"-m conntrack --ctstate ESTABLISHED,RELATED -j ACCEPT",
 		fmt.Sprintf("-m owner --uid-owner %d -j ACCEPT", uid),
+		fmt.Sprintf("-p tcp --dport 6379 -m owner --uid-owner %d -j ACCEPT", front),
+		fmt.Sprintf("-p udp --dport 53 -m owner --uid-owner %d -j ACCEPT", front),
+		fmt.Sprintf("-p tcp --dport 53 -m owner --uid-owner %d -j ACCEPT", front),
 	}
 	want = append(want, extra...)
 	if len(rs) != len(want)+1 || !slices.Equal(rs[:len(want)], want) {

@@ -9,6 +9,7 @@ package app
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -21,6 +22,7 @@ import (
 	"github.com/rypsok/rypsok/front/config"
 	"github.com/rypsok/rypsok/front/health"
 	"github.com/rypsok/rypsok/front/response"
+	"github.com/rypsok/rypsok/front/sharedstate"
 	"github.com/rypsok/rypsok/front/telemetry"
 	"github.com/rypsok/rypsok/shared/limits"
 )
@@ -49,6 +51,16 @@ type Options struct {
 	// process's LIM-C8 fetches (HTTP mode); 0 leaves the process's bound
 	// alone (stdio: one caller).
 	FetchShare int
+	// Shared, if non-nil, holds each caller's LIM-C6 for all the replicas
+	// together ([shared_state], docs/replicas.md); while it fails, each
+	// replica applies LIM-C6 on its own. LIM-C7 and LIM-C8 stay each
+	// replica's: they bound a process's own memory and goroutines.
+	Shared SharedRate
+}
+
+// SharedRate paces one bucket for all the replicas (*sharedstate.Store).
+type SharedRate interface {
+	Reserve(ctx context.Context, bucket string, rate float64, burst int, maxWait time.Duration) (sharedstate.Reservation, error)
 }
 
 // Services are the tools' entry points.
@@ -65,6 +77,7 @@ type Services struct {
 	searcher Searcher
 	fetcher  Fetcher
 	health   *health.Tracker
+	shared   SharedRate
 }
 
 // New returns the services of o.Config.
@@ -85,6 +98,7 @@ func New(o Options) *Services {
 	s.searcher = o.Search
 	s.fetcher = o.Fetch
 	s.health = o.Health
+	s.shared = o.Shared
 	return s
 }
 
@@ -158,7 +172,7 @@ func (s *Services) quota(caller string) *quota {
 	q, ok := s.quotas[caller]
 	if !ok {
 		q = &quota{
-			rate:     rate.NewLimiter(rate.Limit(float64(limits.C6CallsPerMinute)/60), limits.C6CallsPerMinute),
+			rate:     rate.NewLimiter(rate.Limit(callsPerSecond), callsBurst),
 			inflight: make(chan struct{}, limits.C7CallsInFlight),
 		}
 		if s.share > 0 {
@@ -173,9 +187,7 @@ func (s *Services) quota(caller string) *quota {
 // then runs the tool under its deadline.
 func (s *Services) admit(ctx context.Context, caller, tool string, raw json.RawMessage, limit time.Duration, log *zerolog.Logger) (any, *response.Error) {
 	q := s.quota(caller)
-	r := q.rate.ReserveN(s.now(), 1)
-	if d := r.DelayFrom(s.now()); d > 0 {
-		r.CancelAt(s.now())
+	if d := s.rateLimited(ctx, caller, q); d > 0 {
 		return nil, response.Unavailable(response.ReasonRateLimited, d.Milliseconds()+1)
 	}
 	select {
@@ -196,6 +208,36 @@ func (s *Services) admit(ctx context.Context, caller, tool string, raw json.RawM
 	defer cancel()
 	ctx = log.WithContext(ctx) // every event of the call carries its request id and caller
 	return s.run(ctx, caller, tool, raw, log)
+}
+
+// callsPerSecond and callsBurst are LIM-C6 as a pace: a minute's calls
+// at once from rest, then one every 500 ms.
+const (
+	callsPerSecond = float64(limits.C6CallsPerMinute) / 60
+	callsBurst     = limits.C6CallsPerMinute
+)
+
+// rateLimited applies caller's LIM-C6: with shared state, the bucket all
+// the replicas share (its name the caller's digest), else, or while it
+// fails, the replica's own. It returns 0 for a call admitted, else the
+// time until the next would be.
+func (s *Services) rateLimited(ctx context.Context, caller string, q *quota) time.Duration {
+	if s.shared != nil {
+		d := sha256.Sum256([]byte(caller))
+		r, err := s.shared.Reserve(ctx, "calls:"+hex.EncodeToString(d[:16]), callsPerSecond, callsBurst, 0)
+		if err == nil {
+			if r.OK {
+				return 0
+			}
+			return max(r.Wait, time.Millisecond)
+		}
+	}
+	r := q.rate.ReserveN(s.now(), 1)
+	if d := r.DelayFrom(s.now()); d > 0 {
+		r.CancelAt(s.now())
+		return d
+	}
+	return 0
 }
 
 // result is a tool's answer.

@@ -9,6 +9,7 @@ package cache
 
 import (
 	"container/list"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"slices"
@@ -100,8 +101,18 @@ func New(o Options) *Cache {
 	return &Cache{o: o, entries: map[[sha256.Size]byte]*entry{}, lru: list.New(), byAge: list.New()}
 }
 
+// Store is where the search pipeline keeps engine answers: the
+// in-process Cache, or Shared (several replicas, through Redis).
+type Store interface {
+	// Get returns a copy of k's unexpired answer.
+	Get(ctx context.Context, k Key) ([]engine.Result, bool)
+	// Put stores a copy of results as k's answer; false when it is not
+	// stored (larger than LIM-K4).
+	Put(ctx context.Context, k Key, results []engine.Result) bool
+}
+
 // Get returns a copy of k's unexpired answer.
-func (c *Cache) Get(k Key) ([]engine.Result, bool) {
+func (c *Cache) Get(_ context.Context, k Key) ([]engine.Result, bool) {
 	d := k.digest()
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -116,7 +127,7 @@ func (c *Cache) Get(k Key) ([]engine.Result, bool) {
 
 // Put stores a copy of results as k's answer, replacing any earlier one;
 // it reports false when the answer is larger than LIM-K4 (not stored).
-func (c *Cache) Put(k Key, results []engine.Result) bool {
+func (c *Cache) Put(_ context.Context, k Key, results []engine.Result) bool {
 	size := Size(results)
 	if size > c.o.MaxEntryBytes {
 		return false

@@ -21,8 +21,8 @@ func results(n int) []engine.Result {
 func TestEveryFieldOfTheKeyCounts(t *testing.T) {
 	c := New(Options{})
 	base := Key{Caller: "a", Engine: "wikipedia", Query: "q", Category: "general", Language: "en", Region: "US", SafeSearch: "moderate", TimeRange: "week", Count: 10}
-	c.Put(base, results(1))
-	if _, ok := c.Get(base); !ok {
+	c.Put(t.Context(), base, results(1))
+	if _, ok := c.Get(t.Context(), base); !ok {
 		t.Fatal("no hit for the same key")
 	}
 	for name, k := range map[string]Key{
@@ -37,7 +37,7 @@ func TestEveryFieldOfTheKeyCounts(t *testing.T) {
 		"count":                    {Caller: "a", Engine: "wikipedia", Query: "q", Category: "general", Language: "en", Region: "US", SafeSearch: "moderate", TimeRange: "week", Count: 5},
 		"a shifted field boundary": {Caller: "a", Engine: "wikipediaq", Query: "", Category: "general", Language: "en", Region: "US", SafeSearch: "moderate", TimeRange: "week", Count: 10},
 	} {
-		if _, ok := c.Get(k); ok {
+		if _, ok := c.Get(t.Context(), k); ok {
 			t.Errorf("another %s hits", name)
 		}
 	}
@@ -46,14 +46,14 @@ func TestEveryFieldOfTheKeyCounts(t *testing.T) {
 func TestEntriesExpire(t *testing.T) {
 	now := time.Unix(1000, 0)
 	c := New(Options{TTL: time.Minute, Now: func() time.Time { return now }})
-	c.Put(Key{Query: "old"}, results(1))
+	c.Put(t.Context(), Key{Query: "old"}, results(1))
 	now = now.Add(30 * time.Second)
-	c.Put(Key{Query: "new"}, results(1))
+	c.Put(t.Context(), Key{Query: "new"}, results(1))
 	now = now.Add(30 * time.Second) // "old" is a minute old
-	if _, ok := c.Get(Key{Query: "old"}); ok {
+	if _, ok := c.Get(t.Context(), Key{Query: "old"}); ok {
 		t.Error("an expired entry hits")
 	}
-	if _, ok := c.Get(Key{Query: "new"}); !ok {
+	if _, ok := c.Get(t.Context(), Key{Query: "new"}); !ok {
 		t.Error("a live entry misses")
 	}
 	if c.Len() != 1 {
@@ -64,26 +64,26 @@ func TestEntriesExpire(t *testing.T) {
 func TestBounds(t *testing.T) {
 	c := New(Options{MaxEntries: 3})
 	for i := range 5 {
-		c.Put(Key{Query: fmt.Sprint(i)}, results(1))
+		c.Put(t.Context(), Key{Query: fmt.Sprint(i)}, results(1))
 		if i == 2 {
-			c.Get(Key{Query: "0"}) // 0 is used again: 1, then 2, are the least recently used
+			c.Get(t.Context(), Key{Query: "0"}) // 0 is used again: 1, then 2, are the least recently used
 		}
 	}
 	if c.Len() != 3 {
 		t.Fatalf("%d entries, want 3", c.Len())
 	}
 	for q, want := range map[string]bool{"0": true, "1": false, "2": false, "3": true, "4": true} {
-		if _, ok := c.Get(Key{Query: q}); ok != want {
+		if _, ok := c.Get(t.Context(), Key{Query: q}); ok != want {
 			t.Errorf("%s held %v, want %v", q, ok, want)
 		}
 	}
 	big := []engine.Result{{Snippet: strings.Repeat("x", limits.K4CacheEntryBytes)}}
-	if c.Put(Key{Query: "big"}, big) {
+	if c.Put(t.Context(), Key{Query: "big"}, big) {
 		t.Error("an entry over LIM-K4 was stored")
 	}
 	small := New(Options{MaxBytes: 3 * Size(results(10))})
 	for i := range 10 {
-		small.Put(Key{Query: fmt.Sprint(i)}, results(10))
+		small.Put(t.Context(), Key{Query: fmt.Sprint(i)}, results(10))
 	}
 	if small.Len() != 3 || small.Bytes() > 3*Size(results(10)) {
 		t.Errorf("%d entries of %d bytes, want 3 within the byte bound", small.Len(), small.Bytes())
@@ -93,11 +93,11 @@ func TestBounds(t *testing.T) {
 func TestAnswersAreCopies(t *testing.T) {
 	c := New(Options{})
 	rs := results(2)
-	c.Put(Key{Query: "q"}, rs)
+	c.Put(t.Context(), Key{Query: "q"}, rs)
 	rs[0].Title = "changed by the caller"
-	got, _ := c.Get(Key{Query: "q"})
+	got, _ := c.Get(t.Context(), Key{Query: "q"})
 	got[1].Title = "changed by a reader"
-	again, _ := c.Get(Key{Query: "q"})
+	again, _ := c.Get(t.Context(), Key{Query: "q"})
 	if again[0].Title != "t0" || again[1].Title != "t1" {
 		t.Errorf("the entry changed: %+v", again)
 	}
@@ -106,7 +106,7 @@ func TestAnswersAreCopies(t *testing.T) {
 func TestReplacingAnEntryKeepsTheAccountsRight(t *testing.T) {
 	c := New(Options{})
 	for range 10 {
-		c.Put(Key{Query: "q"}, results(3))
+		c.Put(t.Context(), Key{Query: "q"}, results(3))
 	}
 	if c.Len() != 1 || c.Bytes() != Size(results(3)) {
 		t.Errorf("%d entries, %d bytes", c.Len(), c.Bytes())

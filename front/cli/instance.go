@@ -20,6 +20,7 @@ import (
 	"github.com/rypsok/rypsok/front/pacing"
 	"github.com/rypsok/rypsok/front/response"
 	"github.com/rypsok/rypsok/front/search"
+	"github.com/rypsok/rypsok/front/sharedstate"
 	"github.com/rypsok/rypsok/front/telemetry"
 	"github.com/rypsok/rypsok/shared/contract"
 	"github.com/rypsok/rypsok/shared/limits"
@@ -35,6 +36,7 @@ type instance struct {
 	health   *health.Tracker
 	socket   string // the sidecar's socket
 	services *app.Services
+	shared   *sharedstate.Store // nil without [shared_state]
 }
 
 // loadConfig locates and loads the configuration; no file means defaults.
@@ -82,6 +84,18 @@ func start(flagPath string, st Streams, env Env, http, person bool) (*instance, 
 		r.metrics.Transition(engine, string(from), string(to))
 		log.Info().Str("event", "breaker").Str("engine", engine).Str("from", string(from)).Str("to", string(to)).Send()
 	}})
+	if cfg.SharedState.Enabled() {
+		// Open probes Redis once, within LIM-R1; a Redis down at start
+		// leaves the replica on in-process state until it answers.
+		r.shared, err = sharedstate.Open(context.Background(), sharedstate.Options{
+			URL: cfg.SharedState.URL, Password: cfg.SharedState.Password, Prefix: cfg.SharedState.Prefix,
+			Log: log, OnState: r.metrics.SharedStateUp,
+		})
+		if err != nil {
+			r.close()
+			return nil, fmt.Errorf("shared_state: %w", err)
+		}
+	}
 	var registry *fetch.Registry
 	if cfg.Fetch.StrictMode {
 		registry = fetch.NewRegistry()
@@ -102,7 +116,11 @@ func start(flagPath string, st Streams, env Env, http, person bool) (*instance, 
 	if http {
 		share = cfg.Service.HTTP.CallerShare(limits.C8FetchInFlight)
 	}
-	r.services = app.New(app.Options{Config: cfg, Log: log, Metrics: r.metrics, Search: pipeline, Fetch: fetcher, Health: r.health, FetchShare: share})
+	o := app.Options{Config: cfg, Log: log, Metrics: r.metrics, Search: pipeline, Fetch: fetcher, Health: r.health, FetchShare: share}
+	if r.shared != nil {
+		o.Shared = r.shared
+	}
+	r.services = app.New(o)
 	return r, nil
 }
 
@@ -144,8 +162,11 @@ func (r *instance) pipeline(registry *fetch.Registry) (*search.Pipeline, error) 
 		engines = append(engines, search.NewEngine(e.ID, e.Categories, e.Weight, d, client))
 		rates[e.ID] = pacing.Rate{PerSecond: e.RatePerSecond, Burst: e.Burst}
 	}
-	var c *cache.Cache
-	if r.cfg.Cache.Enabled {
+	var c cache.Store
+	switch {
+	case r.cfg.Cache.Enabled && r.shared != nil:
+		c = cache.NewShared(r.shared, cache.Options{TTL: r.cfg.Cache.TTL})
+	case r.cfg.Cache.Enabled:
 		c = cache.New(cache.Options{TTL: r.cfg.Cache.TTL})
 	}
 	return search.New(search.Options{
@@ -185,6 +206,9 @@ func (r *instance) outbound() outbound.Egress {
 func (r *instance) close() {
 	if r.services != nil {
 		r.services.Wait()
+	}
+	if r.shared != nil {
+		r.shared.Close()
 	}
 	if r.local != nil {
 		r.local.close()

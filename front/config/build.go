@@ -54,6 +54,7 @@ func build(f file, order []string, env func(string) string) (Config, []error) {
 	if f.Cache.TTLS < 1 || time.Duration(f.Cache.TTLS)*time.Second > MaxCacheTTL {
 		p.add("cache.ttl_s", "want 1 to %d, got %d", int64(MaxCacheTTL/time.Second), f.Cache.TTLS)
 	}
+	c.SharedState = p.sharedState(f.SharedState, env)
 	c.Scraping = f.Scraping.Enabled
 	c.Engines = p.engines(f.Engines, order, env)
 	for _, e := range c.Engines {

@@ -43,6 +43,8 @@ type Config struct {
 	MetricsListen string
 	// Cache is the [cache] section.
 	Cache Cache
+	// SharedState is the [shared_state] section: none by default.
+	SharedState SharedState
 	// Scraping, if true ([scraping] enabled), admits engines of scraping
 	// types (REQ-ENG-013); false by default, and never in the default set.
 	Scraping bool

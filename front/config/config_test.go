@@ -180,10 +180,11 @@ func TestDefaultValues(t *testing.T) {
 			Languages: []string{"en"}, SafeSearch: SafeSearchModerate,
 			MaxResults: limits.S2MaxResultsDefault, Deadline: limits.S4SearchDeadline,
 		},
-		Fetch:    Fetch{MaxChars: limits.F1MaxCharsDefault, MaxCharsCeiling: limits.F2MaxCharsCeiling, RobotsTxt: true},
-		Privacy:  Privacy{SecretDetection: SecretMode(limits.P1SecretDetection)},
-		LogLevel: zerolog.InfoLevel,
-		Cache:    Cache{TTL: limits.K2CacheTTL},
+		Fetch:       Fetch{MaxChars: limits.F1MaxCharsDefault, MaxCharsCeiling: limits.F2MaxCharsCeiling, RobotsTxt: true},
+		Privacy:     Privacy{SecretDetection: SecretMode(limits.P1SecretDetection)},
+		LogLevel:    zerolog.InfoLevel,
+		Cache:       Cache{TTL: limits.K2CacheTTL},
+		SharedState: SharedState{Prefix: DefaultSharedStatePrefix},
 	}
 	c.Engines = nil
 	if !reflect.DeepEqual(c, want) {

@@ -26,8 +26,9 @@ type file struct {
 	Telemetry struct {
 		MetricsListen string `toml:"metrics_listen"`
 	} `toml:"telemetry"`
-	Cache    cacheFile `toml:"cache"`
-	Scraping struct {
+	Cache       cacheFile       `toml:"cache"`
+	SharedState sharedStateFile `toml:"shared_state"`
+	Scraping    struct {
 		Enabled bool `toml:"enabled"`
 	} `toml:"scraping"`
 	Engines map[string]engineFile `toml:"engines"`
@@ -132,7 +133,8 @@ func defaultFile() file {
 		Privacy: struct {
 			SecretDetection string `toml:"secret_detection"`
 		}{limits.P1SecretDetection},
-		Cache: cacheFile{TTLS: int64(limits.K2CacheTTL / time.Second)},
+		Cache:       cacheFile{TTLS: int64(limits.K2CacheTTL / time.Second)},
+		SharedState: sharedStateFile{Prefix: DefaultSharedStatePrefix},
 		Logging: struct {
 			Level string `toml:"level"`
 		}{limits.P2LogLevel},

@@ -67,8 +67,9 @@ type Options struct {
 	// looked up before an
 	// engine of a cacheable provider is asked, filled by its answers;
 	// bypassed by a breaker's probe and by a query the privacy check
-	// warned about.
-	Cache *cache.Cache
+	// warned about. A *cache.Cache is one process's; a *cache.Shared
+	// is all the replicas' (docs/replicas.md).
+	Cache cache.Store
 }
 
 // Pacer paces the requests to each provider (REQ-CMP-002). Wait takes
@@ -118,7 +119,7 @@ func (p *Pipeline) Search(ctx context.Context, req Request) (response.Search, *r
 		return response.Search{}, err
 	}
 	ereq := p.engineRequest(req, query)
-	c := p.cacheFor(req.Caller, ereq, warned)
+	c := p.cacheFor(ctx, req.Caller, ereq, warned)
 	selected := p.selectEngines(req, query, c, &n)
 	if len(selected) == 0 {
 		return response.Search{}, response.NoEngine(n.skipped(), n.retry)

@@ -6,6 +6,7 @@ package telemetry
 
 import (
 	"net/http"
+	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -20,6 +21,8 @@ type Metrics struct {
 	engine      *prometheus.CounterVec
 	transitions *prometheus.CounterVec
 	http        *prometheus.CounterVec
+	shared      prometheus.Gauge
+	sharedOnce  sync.Once
 }
 
 // New returns fresh counters in their own registry.
@@ -46,6 +49,10 @@ func New() *Metrics {
 			Name: "rypsok_http_refusals_total",
 			Help: "Requests and connections the HTTP listener refused, by reason (docs/operations.md, serving over HTTP).",
 		}, []string{"reason"}),
+		shared: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "rypsok_shared_state_up",
+			Help: "1 while the replicas share their state in Redis, 0 while this one falls back to in-process state (docs/replicas.md); absent without [shared_state].",
+		}),
 	}
 	m.reg.MustRegister(m.calls, m.refused, m.engine, m.transitions, m.http,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -84,6 +91,21 @@ func (m *Metrics) Transition(engine, from, to string) {
 func (m *Metrics) HTTPRefused(reason string) {
 	if m != nil {
 		m.http.WithLabelValues(reason).Inc()
+	}
+}
+
+// SharedStateUp sets the shared-state gauge: whether Redis is in use. The
+// gauge is registered on its first call, so that a front without
+// [shared_state] does not show it.
+func (m *Metrics) SharedStateUp(up bool) {
+	if m == nil {
+		return
+	}
+	m.sharedOnce.Do(func() { m.reg.MustRegister(m.shared) })
+	if up {
+		m.shared.Set(1)
+	} else {
+		m.shared.Set(0)
 	}
 }
 

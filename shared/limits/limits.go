@@ -92,6 +92,12 @@ const (
 	K4CacheEntryBytes = 256 << 10         // LIM-K4
 )
 
+// Shared state ([shared_state], several replicas).
+const (
+	R1SharedStateCall  = 100 * time.Millisecond // LIM-R1: deadline of one Redis command
+	R2SharedStateProbe = 1 * time.Second        // LIM-R2: interval of the probe of a Redis found down
+)
+
 // Privacy and logging defaults.
 const (
 	P1SecretDetection = "refuse" // LIM-P1 (config privacy.secret_detection)
@@ -165,6 +171,8 @@ var table = []Limit{
 	{"LIM-K2", "cache entry lifetime", "900 s"},
 	{"LIM-K3", "cache entries", "1,000"},
 	{"LIM-K4", "one cache entry (bytes)", "256 KiB"},
+	{"LIM-R1", "shared state: deadline of one Redis command", "100 ms"},
+	{"LIM-R2", "shared state: interval of the probe of a Redis found down", "1 s"},
 	{"LIM-P1", "secret detection default", "refuse"},
 	{"LIM-P2", "log level default", "info"},
 	{"LIM-E1", "egress: DNS answer wait, per query", "2 s"},
