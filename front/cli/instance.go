@@ -139,7 +139,8 @@ func userAgent(contact string) string {
 
 // pipeline builds the search pipeline: one driver per active engine, each
 // reaching its provider only through the egress, engine profile, and
-// paced at its configured rate and burst.
+// paced at its configured rate and burst (across the replicas when they
+// share state).
 func (r *instance) pipeline(registry *fetch.Registry) (*search.Pipeline, error) {
 	out := r.outbound()
 	var engines []*search.Engine
@@ -162,6 +163,12 @@ func (r *instance) pipeline(registry *fetch.Registry) (*search.Pipeline, error) 
 		engines = append(engines, search.NewEngine(e.ID, e.Categories, e.Weight, d, client))
 		rates[e.ID] = pacing.Rate{PerSecond: e.RatePerSecond, Burst: e.Burst}
 	}
+	var pacer search.Pacer = pacing.NewLocal(rates)
+	if r.shared != nil {
+		// All the replicas sharing the store keep each provider's pace
+		// together; this process's own pace while the store is down.
+		pacer = pacing.NewShared(r.shared, rates)
+	}
 	var c cache.Store
 	switch {
 	case r.cfg.Cache.Enabled && r.shared != nil:
@@ -172,7 +179,7 @@ func (r *instance) pipeline(registry *fetch.Registry) (*search.Pipeline, error) 
 	return search.New(search.Options{
 		Cache:               c,
 		Engines:             engines,
-		Pacer:               pacing.NewLocal(rates),
+		Pacer:               pacer,
 		Secrets:             r.cfg.Privacy.SecretDetection,
 		DropInstructionLike: r.cfg.Search.DropInstructionLike,
 		Region:              r.cfg.Search.Region,
