@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -177,4 +179,57 @@ func BenchmarkSharedState(b *testing.B) {
 			b.ReportMetric(float64(took[len(took)*99/100].Microseconds()), "p99-µs")
 		})
 	}
+}
+
+// TestTwoReplicasPaceBraveTogether is the scale-out pacing demonstration:
+// 16 concurrent searches across two replicas sharing a real Redis reach a
+// Brave paced at 2/s (burst 2) at most burst plus rate times in any
+// second, where two replicas pacing on their own would each send that.
+func TestTwoReplicasPaceBraveTogether(t *testing.T) {
+	srv := redistest.Start(t)
+	var mu sync.Mutex
+	var seen []time.Time
+	answer := brave(braveHit{"Tide", "https://example.org/tide", "The tide"})
+	brv := newFake(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, time.Now())
+		mu.Unlock()
+		answer(w, r)
+	})
+	rates := map[string]pacing.Rate{"brave": {PerSecond: 2, Burst: 2}}
+	var replicas []*Pipeline
+	for range 2 {
+		s, _ := replica(t, srv.URL(), 0)
+		replicas = append(replicas, pipeline(t, Options{Pacer: pacing.NewShared(s, rates)},
+			engineSpec{"brave", "brave", general, brv}))
+	}
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Go(func() {
+			// A search whose slot comes after its deadline answers
+			// unavailable (rate limited): one outcome all the same.
+			if _, err := replicas[i%2].Search(context.Background(), req(fmt.Sprintf("tides %d", i))); err != nil && err.Body.Kind != response.KindUnavailable {
+				t.Errorf("search %d: %v", i, err)
+			}
+		})
+	}
+	wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	slices.SortFunc(seen, func(a, b time.Time) int { return a.Compare(b) })
+	if len(seen) < 2 {
+		t.Fatalf("Brave asked %d times: the burst was not used", len(seen))
+	}
+	for i := range seen {
+		n := 0
+		for _, s := range seen[i:] {
+			if s.Sub(seen[i]) < time.Second {
+				n++
+			}
+		}
+		if n > 2+2 {
+			t.Errorf("Brave asked %d times within one second from %v (burst 2, 2/s)", n, seen[i])
+		}
+	}
+	t.Logf("Brave asked %d times by 16 searches on two replicas", len(seen))
 }
