@@ -98,7 +98,7 @@ func (d Descriptor) DefaultEndpoints(languages []string) []string {
 // langLabel returns the host label of a language: its primary subtag
 // ("zh-tw" gives "zh"), or the label LangLabels maps it to.
 func (d Descriptor) langLabel(lang string) string {
-	primary, _, _ := strings.Cut(lang, "-")
+	primary := PrimarySubtag(lang)
 	if label, ok := d.LangLabels[primary]; ok {
 		return label
 	}

@@ -11,8 +11,15 @@ import (
 // region or script ("en", "en-GB"): the one language of a provider
 // written in English only.
 func English(lang string) bool {
+	return PrimarySubtag(lang) == "en"
+}
+
+// PrimarySubtag returns a language tag's primary subtag, lower-cased:
+// "pt-BR" gives "pt". Providers that know a language by its primary
+// subtag alone read it so.
+func PrimarySubtag(lang string) string {
 	primary, _, _ := strings.Cut(strings.ToLower(lang), "-")
-	return primary == "en"
+	return primary
 }
 
 // WebURL reports whether u is an absolute http or https URL, as a result

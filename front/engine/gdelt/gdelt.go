@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 
 	"github.com/rypsok/rypsok/front/engine"
 	"github.com/rypsok/rypsok/front/response"
@@ -114,8 +113,7 @@ func honors(lang string) bool {
 // sourceLang returns the sourcelang: name of a language code, by its
 // primary subtag ("pt-br" → "portuguese").
 func sourceLang(lang string) (name string, ok bool) {
-	primary, _, _ := strings.Cut(strings.ToLower(lang), "-")
-	name, ok = sourceLangs[primary]
+	name, ok = sourceLangs[engine.PrimarySubtag(lang)]
 	return name, ok
 }
 

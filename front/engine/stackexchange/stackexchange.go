@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -121,8 +120,7 @@ func honors(lang string) bool {
 // region or script ("en-gb", "pt-br"); ok is false for a language no site
 // answers in.
 func site(lang string) (s string, ok bool) {
-	primary, _, _ := strings.Cut(strings.ToLower(lang), "-")
-	s, ok = sites[primary]
+	s, ok = sites[engine.PrimarySubtag(lang)]
 	return s, ok
 }
 
