@@ -164,7 +164,9 @@ func build(f egressfile.File) (Config, []error) {
 	}
 	pc, perr := f.PolicyConfig()
 	if joined, ok := perr.(interface{ Unwrap() []error }); ok {
-		errs = append(errs, joined.Unwrap()...)
+		errs = append(errs, joined.Unwrap()...) // one problem a line, in the check's format
+	} else if perr != nil {
+		errs = append(errs, perr)
 	}
 	c.Policy = pc
 	var err error
