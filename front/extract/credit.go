@@ -1,6 +1,9 @@
 package extract
 
 import (
+	"strconv"
+	"strings"
+
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -12,13 +15,12 @@ import (
 // every CMS uses), and short lines worded as a credit. The picture stays
 // (its Markdown image link).
 //
-// A caption that carries a credit goes whole with it ("The harbour at
-// dawn. Photo: NAME/AFP"): on news pages that is the usual caption.
-// Captions without a credit stay, although the annotators of the
-// trafilatura set leave them out too: removing every <figcaption> and
-// caption-named element gained 0.004 more snippet F1 there, but cost the
-// Mozilla set (whose truth, Readability.js's output, keeps captions)
-// another 0.005, through its floor of 0.99.
+// Captions go too, whole: a <figcaption>, a caption-named element, a
+// line worded as a credit or ending in one ("The harbour at dawn. Foto:
+// Andina"), and the line set under a picture in the picture's own
+// paragraph. People who mark an article's text leave captions out; the
+// Mozilla set, whose truth is Readability.js's output, keeps them, and
+// loses about 0.006 F1 for it (docs/performance.md has the figures).
 
 // creditParts are the class and id words that name a credit (whole parts
 // of a token split at -, _ and case changes: "photo-credit",
@@ -40,11 +42,11 @@ const maxCreditChars = 100
 // sentence that names an agency ("…, Reuters reported.") is not a credit.
 var rxCredit = lazyRegexp(`(?i)^\W*(?:photos?|fotos?|foto ?credits?|images?|imagen|bild(?:er)?|credits?|crédits?(?: photos?)?|picture|pictures|getty images|copyright|zdjęcie|fot\.)\s*[:©/]|^\W*©|^\W*photograph(?:ed)? by\b|(?:\([^()]*\b|/\s*)(?:getty images|istock(?:\.com|photo)?|shutterstock|unsplash|dpa|afp|reuters|ap photo|ap)\)?\W*$`)
 
-// pruneCredits removes picture credits from the content: credit-named
-// elements and captions (<figcaption>, caption-named) that hold a credit,
-// up to maxCaptionChars, and short blocks worded as a credit; none holding
-// a picture (only the elements around it are judged) nor the blocks of a
-// section.
+// pruneCredits removes picture credits and captions from the content:
+// credit-named elements and captions (<figcaption>, caption-named) up to
+// maxCaptionChars, short blocks worded as a credit, and blocks that end in
+// one; none holding a picture (only the elements around it are judged)
+// nor the blocks of a section.
 func pruneCredits(root *html.Node) {
 	removeIf(root, func(n *html.Node) bool {
 		// the cheap tests first, and no count of text past the largest
@@ -71,10 +73,13 @@ func pruneCredits(root *html.Node) {
 			return true
 		}
 		text := collapse(textOf(n))
-		if caption && rxCreditInside().MatchString(text) {
+		if caption {
 			return true
 		}
-		return line && l <= maxCreditChars && rxCredit().MatchString(text)
+		if !line {
+			return false
+		}
+		return l <= maxCreditChars && rxCredit().MatchString(text) || rxCreditTail().MatchString(text)
 	})
 }
 
@@ -103,9 +108,125 @@ func visibleAtMost(n *html.Node, max int) (count int, ok bool) {
 // ("wp-caption-text", "imageCaption", "legend").
 var captionParts = map[string]bool{"caption": true, "captions": true, "figcaption": true, "legend": true}
 
-// rxCreditInside matches a credit anywhere in a caption: "Foto: …",
-// "(Quelle: …)", "©", "NAME/Getty Images", "Photograph by".
-var rxCreditInside = lazyRegexp(`(?i)\b(?:photos?|fotos?|bild|image|imagen|credit|crédits?|quelle|source|fuente)\s*:|©|\(c\)|/\s*(?:getty|afp|dpa|reuters|ap|istock|unsplash)\b|\bgetty images\b|photograph(?:ed)? by`)
+// rxCreditTail matches a caption that ends in its picture's credit:
+// "The harbour at dawn. Foto: Andina", "NAME, photo: Archives …",
+// "… | © Agency", "… (Photo: NAME/AP)".
+var rxCreditTail = lazyRegexp(`(?i)(?:\b(?:photos?|fotos?|bild|image|imagen|credit|crédits?(?: photos?)?|photo credit)\s*:\s*[^.:;!?]{1,60}|©\s*[^.;!?]{1,60}|/\s*(?:getty images|afp|dpa|reuters|ap|istock|shutterstock|unsplash))\W*$`)
+
+// maxImageCaptionChars bounds the text set after a picture in its own
+// block that is taken for the picture's caption: a sentence or two.
+const maxImageCaptionChars = 250
+
+// maxLineCaptionChars bounds a caption recognised only by its place, on
+// the line under the picture: a line. Longer, it is as often the post.
+const maxLineCaptionChars = 150
+
+// maxCaptionShare is the largest share of the content's text that one
+// caption set under its picture may be.
+const maxCaptionShare = 0.2
+
+// pruneImageCaptions removes the caption set in the same block as its
+// picture, after it: a paragraph that opens with a picture (linked or
+// not) and holds nothing but a short text after it. The picture stays.
+// A paragraph that opens with a small inline picture (an emoji, an icon)
+// is running text and stays whole.
+func pruneImageCaptions(root *html.Node) {
+	total := visibleLen(root)
+	walkElements(root, func(n *html.Node) {
+		switch tag(n) {
+		case atom.P, atom.Div:
+		default:
+			return
+		}
+		first := firstChildElement(n)
+		if first == nil || !isPictureOnly(first) {
+			return
+		}
+		l, ok := visibleAtMost(n, maxImageCaptionChars)
+		// a short post may be a picture and a few lines under it: what is
+		// most of the text is not a caption
+		if !ok || l == 0 || float64(l) > maxCaptionShare*float64(total) || holdsBlocks(n) {
+			return
+		}
+		for c := first.NextSibling; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode && (holdsMedia(c) || isContainer(c) && tag(c) != atom.Span) {
+				return
+			}
+		}
+		// set on a line of its own under the picture, or worded as a
+		// caption ("Abbildung 2: …", "Fig. 3 …")
+		labelled := rxFigureLabel().MatchString(collapse(textOf(n)))
+		if next := nextChildElementOrText(first); !labelled && (next == nil || tag(next) != atom.Br || l > maxLineCaptionChars) {
+			return
+		}
+		for c := first.NextSibling; c != nil; {
+			next := c.NextSibling
+			n.RemoveChild(c)
+			c = next
+		}
+	})
+}
+
+// rxFigureLabel matches the label that opens a figure's caption.
+var rxFigureLabel = lazyRegexp(`(?i)^\W*(?:abbildung|abb\.|figure|fig\.|grafik|schaubild|figura|ilustración|rycina|ryc\.)\s*\d*\s*[:.]`)
+
+// nextChildElementOrText is the sibling after n that is an element or text
+// that is not white space.
+func nextChildElementOrText(n *html.Node) *html.Node {
+	for c := n.NextSibling; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode || c.Type == html.TextNode && strings.TrimSpace(c.Data) != "" {
+			return c
+		}
+	}
+	return nil
+}
+
+// firstChildElement is n's first child that is an element or text that is
+// not white space, if it is an element.
+func firstChildElement(n *html.Node) *html.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch c.Type {
+		case html.TextNode:
+			if strings.TrimSpace(c.Data) != "" {
+				return nil
+			}
+		case html.ElementNode:
+			return c
+		}
+	}
+	return nil
+}
+
+// minPictureSide is the smallest declared width or height of a picture
+// that a caption is written for; below it the picture is an icon or an
+// emoji set in a line of text.
+const minPictureSide = 100
+
+// isPictureOnly reports whether n is a picture, or a link or wrapper that
+// holds one and no text, of a size a caption is written for.
+func isPictureOnly(n *html.Node) bool {
+	if visibleLen(n) != 0 {
+		return false
+	}
+	img := n
+	if tag(n) != atom.Img {
+		img = find(n, atom.Img)
+	}
+	if img == nil {
+		return false
+	}
+	for _, k := range []string{"width", "height"} {
+		if v, ok := attr(img, k); ok {
+			if px, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), "px")); err == nil && px < minPictureSide {
+				return false
+			}
+		}
+	}
+	return !nameHas(img, emojiParts)
+}
+
+// emojiParts are the class words of a picture set in a line of text.
+var emojiParts = map[string]bool{"emoji": true, "smiley": true, "icon": true, "wp-smiley": true}
 
 // holdsMedia reports whether n holds a picture, which a credit-named
 // wrapper carries with its credit.

@@ -134,6 +134,12 @@ func TestPruneInside(t *testing.T) {
 	cases := []struct{ name, block string }{
 		{"ad label", `<div class="x">- BOILER1 -</div><p>Advertisement</p>`},
 		{"linked call to action", `<p><a href="/subscribe">Subscribe to our newsletter BOILER1 for the news first</a></p>`},
+		{"caption without credit", `<figure><img src="/p.jpg"><figcaption>BOILER1 The harbour at dawn.</figcaption></figure>`},
+		{"caption-named paragraph", `<div class="wp-caption"><img src="/p.jpg" width="600"><p class="wp-caption-text">BOILER1 The harbour at dawn.</p></div>`},
+		{"caption ending in its credit", `<p>BOILER1 The harbour at dawn, seen from the pier. Foto: Andina</p>`},
+		{"caption ending in a copyright", `<p>BOILER1 The harbour at dawn. | © Agency/Getty Images</p>`},
+		{"caption on the line under its picture", `<p><img src="/p.jpg" width="600"><br>BOILER1 The harbour at dawn</p>`},
+		{"figure label after its picture", `<p><img src="/p.jpg">Abbildung 2: BOILER1 Der Hafen am Morgen, vom Pier aus gesehen.</p>`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -147,11 +153,15 @@ func TestPruneInside(t *testing.T) {
 			}
 		})
 	}
-	// what stays: a caption without a credit, a sentence about a
-	// newsletter (credits, in a caption or on their own, go: credit.go)
+	// what stays: a sentence about a newsletter, a paragraph that opens
+	// with a small picture or a picture beside its text, a sentence that
+	// names a photographer or a share
 	kept := []struct{ name, block, want string }{
-		{"caption without credit", `<figure><img src="/p.jpg"><figcaption>KEPT1 The harbour at dawn.</figcaption></figure>`, "KEPT1 The harbour at dawn."},
 		{"newsletter in the story", `<p>KEPT1 The council said its newsletter would report the vote.</p>`, "KEPT1"},
+		{"paragraph after an icon", `<p><img src="/i.png" width="16" height="16"><br>KEPT1 The council voted.</p>`, "KEPT1"},
+		{"paragraph beside a picture", `<p><img src="/p.jpg">KEPT1 The council voted on Friday, after a long debate.</p>`, "KEPT1"},
+		{"long text under a picture", `<p><img src="/p.jpg"><br>KEPT1 ` + strings.Repeat(filler, 2) + `</p>`, "KEPT1"},
+		{"photographer in a sentence", `<p>KEPT1 The photo, by a local artist, hangs in the hall.</p>`, "KEPT1"},
 	}
 	for _, tc := range kept {
 		t.Run(tc.name, func(t *testing.T) {
@@ -225,6 +235,43 @@ func TestTeaserCardInBody(t *testing.T) {
 			}
 			if got != nil && got.DataAtom != atom.Article {
 				t.Fatalf("alternative = <%s>, want <article>", got.Data)
+			}
+		})
+	}
+}
+
+// TestInterfaceLabels: the interface text pruneInside removes wherever it
+// stands, and sentences like it that stay.
+func TestInterfaceLabels(t *testing.T) {
+	cases := []struct {
+		text string
+		drop bool
+	}{
+		{"Social Share", true},
+		{"Share this article", true},
+		{"Kommentare schreiben", true},
+		{"Lade weitere Inhalte ...", true},
+		{"Load more", true},
+		{"Lesezeit: 4 Minuten", true},
+		{"5 min read", true},
+		{"%d Bloggern gefällt das:", true},
+		{"Externer Inhalt", true},
+		{"Text vorlesen", true},
+		{"Share prices fell on Friday.", false},
+		{"Print media lost readers.", false},
+		{"Leave a comment if you were there, the mayor wrote.", false},
+		{"Lesezeit ist Lebenszeit", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.text, func(t *testing.T) {
+			root, err := html.Parse(strings.NewReader("<div id=c><p>" + tc.text + "</p></div>"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := find(root, atom.Div)
+			pruneInside(c)
+			if dropped := c.FirstChild == nil; dropped != tc.drop {
+				t.Errorf("dropped = %v, want %v", dropped, tc.drop)
 			}
 		})
 	}

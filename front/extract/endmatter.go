@@ -51,8 +51,30 @@ func isEndMatter(n *html.Node) bool {
 // isAuthorLine reports whether n is a byline (density.go's isByline) or a
 // short block named for its author.
 func isAuthorLine(n *html.Node) bool {
-	return isByline(n) || visibleLen(n) <= maxBylineChars && nameHas(n, authorParts)
+	if isByline(n) {
+		return true
+	}
+	l := visibleLen(n)
+	if l > maxBylineChars {
+		return false
+	}
+	if nameHas(n, authorParts) {
+		return true
+	}
+	// a wrapper around the author-named element, with little beside it
+	// ("Article by" over the name)
+	named := 0
+	walkElements(n, func(e *html.Node) {
+		if named == 0 && nameHas(e, authorParts) {
+			named = visibleLen(e)
+		}
+	})
+	return named > 0 && float64(named) >= minAuthorShare*float64(l)
 }
+
+// minAuthorShare is the share of a short block's text that an
+// author-named element inside it must hold for the block to be a byline.
+const minAuthorShare = 0.6
 
 // isURLLine reports whether n's whole text is a web address: the page's
 // own URL printed above or below the story.

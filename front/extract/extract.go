@@ -48,9 +48,11 @@
 //     the content's ends (prune.go, endmatter.go), a heading that
 //     announces other pages ("You might also like") in the content's last
 //     part with everything after it (endmatter.go), and
-//     picture credits, paywall and membership pitches, "Updated …"
-//     stamps, gallery counters and linked "Related: …" teasers anywhere
-//     (credit.go, inbody.go). When the
+//     picture credits and captions, paywall and membership pitches,
+//     "Updated …" stamps, gallery counters, linked "Related: …" teasers
+//     and interface text ("Share", "Load more", "5 min read") anywhere
+//     (credit.go, inbody.go, prune.go). The headline printed again at
+//     the top goes, with a kicker or date above it (title.go). When the
 //     content is still shorter than minChars and the page's JSON-LD has a
 //     much longer articleBody that the page shows, that text is the
 //     content (jsonld.go).
@@ -191,12 +193,18 @@ func HTML(ctx context.Context, doc string, base *url.URL) (Result, error) {
 	pruneContent(content)
 	pruneInside(content)
 	pruneCredits(content)
+	pruneImageCaptions(content)
 	pruneFurniture(content)
 	cutAtRelatedHeading(content)
 	trimTail(content)
 	trimHead(content)
 	for i := len(before) - 1; i >= 0; i-- {
 		content.InsertBefore(before[i], content.FirstChild)
+	}
+	if dropTitleHeading(content, title) {
+		// what stood under the headline (a dateline, a byline) now
+		// opens the content
+		trimHead(content)
 	}
 	if ld != "" && useLD(ld, visibleLen(content)) {
 		content = ldContent(ld)

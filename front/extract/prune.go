@@ -201,11 +201,12 @@ func hasLink(n *html.Node) bool {
 }
 
 func isList(n *html.Node) bool {
-	return n.DataAtom == atom.Ul || n.DataAtom == atom.Ol || n.DataAtom == atom.Dl
+	t := tag(n)
+	return t == atom.Ul || t == atom.Ol || t == atom.Dl
 }
 
 func isHeading(n *html.Node) bool {
-	switch n.DataAtom {
+	switch tag(n) {
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
 		return true
 	}
@@ -215,7 +216,7 @@ func isHeading(n *html.Node) bool {
 // isContainer reports whether n groups blocks, so that trimming looks
 // inside it rather than judging it whole.
 func isContainer(n *html.Node) bool {
-	switch n.DataAtom {
+	switch tag(n) {
 	case atom.Div, atom.Section, atom.Article, atom.Main, atom.Aside, atom.Header, atom.Footer,
 		atom.Ul, atom.Ol, atom.Dl, atom.Figure, atom.Blockquote, atom.Center, atom.Span:
 		return true
@@ -242,28 +243,45 @@ func linkDensity(n *html.Node) float64 {
 }
 
 // trimHead removes, from the start of the content, what comes before the
-// article's first text: breadcrumbs and category links, a dateline.
-// Headings and a table of contents stop it: they open the text. (Short
-// labels stay: at the start they are as often subheadings set in bold.)
+// article's first text: breadcrumbs and category links, a dateline, a
+// byline, and a kicker (a label of a few words) set above a dateline or
+// a byline. Headings and a table of contents stop it: they open the text.
+// (A short label alone stays: at the start it is as often a subheading
+// set in bold.)
 func trimHead(content *html.Node) {
-	var drop []*html.Node
-	headBlocks(content, &drop)
+	h := headWalk{}
+	h.blocks(content)
 	removed := 0
-	for _, d := range drop {
+	for _, d := range h.drop {
 		removed += visibleLen(d)
 	}
 	if removed == 0 || float64(removed) > maxTailShare*float64(visibleLen(content)) {
 		return
 	}
-	for _, d := range drop {
+	for _, d := range h.drop {
 		d.Parent.RemoveChild(d)
 	}
 }
 
-// headBlocks walks n's children from the first, appending to drop the
-// leading blocks that are navigation or labels. It reports whether the
-// walk went past n's last child.
-func headBlocks(n *html.Node, drop *[]*html.Node) bool {
+// headWalk collects the leading blocks trimHead removes. kicker holds a
+// short label that goes only if furniture follows it.
+type headWalk struct {
+	drop   []*html.Node
+	kicker *html.Node
+}
+
+// take drops c, and the kicker above it.
+func (h *headWalk) take(c *html.Node) {
+	if h.kicker != nil {
+		h.drop = append(h.drop, h.kicker)
+		h.kicker = nil
+	}
+	h.drop = append(h.drop, c)
+}
+
+// blocks walks n's children from the first. It reports whether the walk
+// went past n's last child.
+func (h *headWalk) blocks(n *html.Node) bool {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		switch {
 		case c.Type == html.TextNode:
@@ -277,18 +295,43 @@ func headBlocks(n *html.Node, drop *[]*html.Node) bool {
 		case isList(c) && tableOfContents(c):
 			// the article's own outline: Readability.js keeps it
 			return false
+		case isDataTable(c):
+			// a table of facts (an infobox) opens the text as a heading does
+			return false
 		case isList(c) || !isContainer(c):
-			if linkDensity(c) <= maxTailLinkDensity && !isDateLine(c) && !isAuthorLine(c) && !isURLLine(c) {
-				return false
+			if linkDensity(c) > maxTailLinkDensity || isDateLine(c) || isAuthorLine(c) || isURLLine(c) {
+				h.take(c)
+				continue
 			}
-			*drop = append(*drop, c)
+			if h.kicker == nil && len(h.drop) == 0 && isKicker(c) {
+				h.kicker = c
+				continue
+			}
+			return false
+		case isDateLine(c) || isAuthorLine(c):
+			// a wrapper that is all dateline ("Posted on <time>") or
+			// byline, judged whole: its words sit beside its elements
+			h.take(c)
 		default:
-			if !headBlocks(c, drop) {
+			if !h.blocks(c) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// maxKickerChars bounds a kicker: "Politik", "Semesterstart", "Editors' pick".
+const maxKickerChars = 25
+
+// isKicker reports whether n is a label of a few words without a
+// sentence's end: a section name or a kicker over a headline.
+func isKicker(n *html.Node) bool {
+	if visibleLen(n) > maxKickerChars {
+		return false
+	}
+	t := collapse(textOf(n))
+	return len(strings.Fields(t)) <= maxLabelWords && !strings.ContainsAny(t, ".!?:")
 }
 
 // tableOfContents reports whether the list n links only to places in the
@@ -329,6 +372,15 @@ func isDateLine(n *html.Node) bool {
 // rxAdLabel matches a block that only labels an advertisement.
 var rxAdLabel = lazyRegexp(`(?i)^\W*(?:advertisement|advertising|anzeige|werbung|reklama|publicidad|publicité|pubblicità|sponsored|gesponsert)\W*$`)
 
+// rxInterface matches a block that is the page's interface, not its text:
+// share and print buttons' labels, "Load more", "Write a comment",
+// reading-time and read-aloud widgets, "N bloggers like this", an
+// "External content" placeholder, in the languages of the dev sets.
+var rxInterface = lazyRegexp(`(?i)^\W*(?:(?:social )?share(?: this(?: article| story| post| page)?)?(?: on \w+)?|teilen|artikel teilen|compartir|partager|udostępnij|condividi|print(?: this)?(?: article| page)?|drucken|imprimer|imprimir|(?:load|show) more(?: comments| stories)?|mehr laden|lade weitere inhalte|weitere inhalte laden|cargar más|(?:write|leave|post|add) a comment|kommentar(?:e)? (?:schreiben|verfassen)|deja un comentario|laisser un commentaire|%d (?:bloggers?|bloggern) (?:like|gefällt) (?:this|das)|like this|gefällt mir|listen to (?:this )?(?:article|story)|artikel (?:anhören|vorlesen)|text vorlesen|(?:reading time|lesezeit|tiempo de lectura|temps de lecture)\W*(?:ca\.?\s*)?\d+\s*\w*|\d+\s*(?:min(?:ute)?s?\.?|minuten) (?:read|lesezeit|lesedauer|de lectura|de lecture)|externer inhalt|external content|contenido externo|contenu externe)\W*$`)
+
+// maxInterfaceChars bounds a block removed as interface text.
+const maxInterfaceChars = 50
+
 // maxAdLabelChars bounds an advertisement label.
 const maxAdLabelChars = 30
 
@@ -355,6 +407,9 @@ func pruneInside(root *html.Node) {
 		if l <= maxAdLabelChars && rxAdLabel().MatchString(collapse(textOf(n))) {
 			return true
 		}
+		if l <= maxInterfaceChars && rxInterface().MatchString(collapse(textOf(n))) {
+			return true
+		}
 		return linkDensity(n) > 0.5 && rxCallToAction().MatchString(collapse(textOf(n)))
 	})
 }
@@ -366,4 +421,30 @@ func tag(n *html.Node) atom.Atom {
 		return atom.Lookup([]byte(n.Data))
 	}
 	return n.DataAtom
+}
+
+// isDataTable reports whether n is a table of data rather than layout: it
+// has header cells, and rows of two cells or more.
+func isDataTable(n *html.Node) bool {
+	if tag(n) != atom.Table {
+		return false
+	}
+	headers, wide := 0, 0
+	walkElements(n, func(e *html.Node) {
+		switch tag(e) {
+		case atom.Th:
+			headers++
+		case atom.Tr:
+			cells := 0
+			for c := e.FirstChild; c != nil; c = c.NextSibling {
+				if t := tag(c); t == atom.Td || t == atom.Th {
+					cells++
+				}
+			}
+			if cells >= 2 {
+				wide++
+			}
+		}
+	})
+	return headers > 0 && wide >= 2
 }

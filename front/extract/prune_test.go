@@ -42,6 +42,8 @@ func TestPruneRemoved(t *testing.T) {
 		{"leading byline", `<p>By BOILER1 Jane Doe</p>`, ""},
 		{"leading author-named line", `<div class="article-author">BOILER1 Jane Doe</div>`, ""},
 		{"leading page address", `<p>https://example.org/BOILER1</p>`, ""},
+		{"leading dateline in a wrapper", `<span class="date">Posted on <time datetime="2022-04-22">BOILER1 April 22, 2022</time></span>`, ""},
+		{"leading byline in a wrapper", `<div><span>Article by</span><br><span class="author-name">BOILER1 Jane Doe</span></div>`, ""},
 		{"paywall pitch inside", `<p>To view the full story, please subscribe BOILER1 to The Paper.</p>`, ""},
 		{"membership pitch at the end", "", `<p>If you enjoyed reading this post, would you consider BOILER1 supporting our work?</p>`},
 		{"updated stamp inside", `<p>Updated 10:02 a.m. ET BOILER1</p>`, ""},
@@ -73,7 +75,8 @@ func TestPruneRemoved(t *testing.T) {
 // article text.
 func TestPruneKept(t *testing.T) {
 	cases := []struct{ name, before, after string }{
-		{"descriptive caption", `<figure><img src="/p.jpg"><figcaption>KEPT1 A harbour at dawn</figcaption></figure>`, ""},
+		{"table of facts at the start", `<table><tr><th colspan=2>KEPT1 Facts</th></tr><tr><th>Capital</th><td><a href="/w">Wellington</a></td></tr><tr><th>Largest city</th><td><a href="/a">Auckland</a></td></tr></table>`, ""},
+		{"heading that is not the title", `<h2>KEPT1 Background</h2>`, ""},
 		{"pull quote heading at the end", "", `<h4>KEPT1 The story is grim. One could say it is perfectly grim, cynically.</h4>`},
 		{"closing sentence with a link", "", `<p>KEPT1 The council will vote again in May, <a href="/c">the mayor said</a> on Friday.</p>`},
 		{"short closing words", "", `<p>KEPT1 deep text</p>`},
@@ -152,6 +155,45 @@ func TestFurnitureWording(t *testing.T) {
 			pruneFurniture(c)
 			if dropped := c.FirstChild == nil; dropped != tc.drop {
 				t.Errorf("dropped = %v, want %v", dropped, tc.drop)
+			}
+		})
+	}
+}
+
+// TestTitleHeading: the headline printed again at the top of the content
+// goes, with a kicker or a date above it and a dateline under it; a
+// heading that is not the title, or one below the article's first
+// paragraph, stays.
+func TestTitleHeading(t *testing.T) {
+	page := func(title, top string) string {
+		return "<!doctype html><html><head><title>" + title + "</title></head><body><article>" + top +
+			"<p>" + strings.Repeat(filler, 4) + "</p><p>" + strings.Repeat(filler, 3) + "</p></article></body></html>"
+	}
+	cases := []struct {
+		name, title, top string
+		gone, kept       []string
+	}{
+		{"headline", "Council votes on harbour plan", `<h2>Council votes on harbour plan</h2>`, []string{"Council votes"}, nil},
+		{"headline with the site's name in the title", "Council votes on the new harbour plan - The Daily Paper",
+			`<p>Politics</p><h2>Council votes on the new harbour plan</h2><p>April 22, 2022</p>`, []string{"Council votes", "Politics", "April 22"}, nil},
+		{"kicker over a dateline", "Council votes on harbour plan", `<p>Politics</p><p>April 22, 2022</p>`, []string{"Politics", "April 22"}, nil},
+		{"bold subheading", "Council votes on harbour plan", `<p><b>Politics</b></p><p>` + filler + `</p>`, nil, []string{"Politics"}},
+		{"another heading", "Council votes on harbour plan", `<h2>Background of the harbour</h2>`, nil, []string{"Background of the harbour"}},
+		{"headline under a paragraph", "Council votes on harbour plan",
+			`<p>` + filler + `</p><h3>Council votes on harbour plan</h3>`, nil, []string{"Council votes"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := mustHTML(t, page(tc.title, tc.top), "https://example.org/a")
+			for _, g := range tc.gone {
+				if strings.Contains(r.Markdown, g) {
+					t.Errorf("%q in output:\n%s", g, r.Markdown)
+				}
+			}
+			for _, k := range tc.kept {
+				if !strings.Contains(r.Markdown, k) {
+					t.Errorf("%q missing:\n%s", k, r.Markdown)
+				}
 			}
 		})
 	}
