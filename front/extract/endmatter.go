@@ -8,8 +8,10 @@ import (
 )
 
 // End matter and bylines. What closes a story is often not the story: the
-// author's biography, "Reporting by … ; Editing by …", copyright and
-// reprint notices, a disclaimer, a comment policy. What opens it is often
+// author's biography ("Jane Doe is a reporter for …"), "Reporting by … ;
+// Editing by …", "NAME contributed to this report", the print edition's
+// note, copyright and reprint notices, a disclaimer, a comment policy, a
+// press contact, the date set under the text. What opens it is often
 // the byline and the page's own address printed as text. People who
 // annotate articles leave them all out. trimTail and trimHead (prune.go)
 // take them off the content's ends, recognised by structure (a short
@@ -33,7 +35,7 @@ var authorParts = map[string]bool{
 // dev sets: agency credits for reporting and editing, copyright and
 // reprint notices, disclaimers of the author's opinion, comment policies,
 // "originally published" notes.
-var rxEndMatter = lazyRegexp(`(?i)^\W*(?:(?:additional )?reporting by|editing by|writing by|compiled by|(?:this (?:article|story|post) )?(?:was )?(?:originally|first) (?:published|appeared)|copyright\b|©|\(c\) \d{4})|all rights reserved|alle rechte vorbehalten|tous droits réservés|todos los derechos reservados|tutti i diritti riservati|wszelkie prawa zastrzeżone|nachdruck (?:nur|verboten)|reprint(?:s| permission)|gibt die meinung des autors wieder|do(?:es)? not necessarily (?:reflect|represent)|not responsible for the (?:opinions|content)|comment(?:ing)? (?:policy|guidelines)|kommentarrichtlinien|netiquette`)
+var rxEndMatter = lazyRegexp(`(?i)^\W*(?:(?:additional )?reporting by|editing by|writing by|compiled by|(?:this (?:article|story|post) )?(?:was )?(?:originally|first) (?:published|appeared)|copyright\b|©|\(c\) \d{4})|all rights reserved|alle rechte vorbehalten|tous droits réservés|todos los derechos reservados|tutti i diritti riservati|wszelkie prawa zastrzeżone|nachdruck (?:nur|verboten)|reprint(?:s| permission)|gibt die meinung des autors wieder|do(?:es)? not necessarily (?:reflect|represent)|not responsible for the (?:opinions|content)|comment(?:ing)? (?:policy|guidelines)|kommentarrichtlinien|netiquette|^\W*a version of this (?:article|story) (?:appears|appeared)|^[^.]{0,80}\bcontributed(?: reporting| research| to this (?:report|article|story))?\W*$`)
 
 // isEndMatter reports whether n is a short block named for its author or
 // worded as end matter.
@@ -45,8 +47,15 @@ func isEndMatter(n *html.Node) bool {
 	if nameHas(n, authorParts) {
 		return true
 	}
-	return rxEndMatter().MatchString(collapse(textPrefix(n, 200)))
+	prefix := collapse(textPrefix(n, 200))
+	return rxEndMatter().MatchString(prefix) || rxBio().MatchString(prefix)
 }
+
+// rxBio matches the opening of an author's biography: a name of two to
+// four capitalised words, then "is a reporter …", "is the founder of …",
+// "ist Redakteurin …", "es periodista …" (after the name: the role,
+// within a few words).
+var rxBio = lazyRegexp(`^\W*\p{Lu}[\p{L}.'’-]+(?:\s+\p{Lu}[\p{L}.'’-]+){1,3},?\s+(?:is|was|has been|ist|war|es|fue|est)\s+(?:a|an|the|ein|eine|der|die|un|una|el|la|le|l')?\s*(?:[\p{L}-]+\s+){0,4}?(?:writer|reporter|editor|correspondent|journalist|columnist|contributor|producer|author|freelancer?|founder|co-founder|ceo|director|professor|fellow|analyst|researcher|consultant|student|redakteur(?:in)?|autor(?:in)?|journalist(?:in)?|korrespondent(?:in)?|gründer(?:in)?|periodista|corresponsal|redactor(?:a)?|journaliste|rédact(?:eur|rice)|correspondant(?:e)?|fondat(?:eur|rice))\b`)
 
 // isAuthorLine reports whether n is a byline (density.go's isByline) or a
 // short block named for its author.
@@ -100,10 +109,52 @@ var rxRelatedHeading = lazyRegexp(`(?i)^\W*(?:(?:das |dies )?könnte (?:sie|dich
 // teasers under such a heading are cards with summaries, running text
 // that trimTail alone keeps.
 func cutAtRelatedHeading(content *html.Node) {
+	cutAtTailHeading(content, rxRelatedHeading().MatchString, nil)
+}
+
+// rxContactHeading matches the heading of a press contact ("Kontakt:",
+// "Media contact", "Ansprechpartnerin zum Thema"), in the languages of
+// the dev sets.
+var rxContactHeading = lazyRegexp(`(?i)^\W*(?:kontakt|pressekontakt|medienkontakt|ansprechpartner(?:in|innen)?(?: zum thema| für die presse)?|für rückfragen|rückfragen|(?:media|press) (?:contacts?|enquiries|inquiries)|contacts?|contacto(?: de prensa)?|contact presse|kontakt dla mediów)\W*$`)
+
+// rxContactDetail matches a telephone number or an e-mail address.
+var rxContactDetail = lazyRegexp(`(?i)\b(?:tel(?:efon|ephone|éfono)?|phone|fon|fax|e-?mail)\b\.?\s*:?\s*[+(\d]|[\w.+-]+@[\w-]+\.[\w.]+`)
+
+// cutAtContact removes, from the last maxTailShare of the content, a
+// press contact: its heading and what follows, when that gives a
+// telephone number or an e-mail address. People who mark a press
+// release's text leave the contact out.
+func cutAtContact(content *html.Node) {
+	cutAtTailHeading(content, rxContactHeading().MatchString, func(after []*html.Node) bool {
+		for _, n := range after {
+			if find(n, atom.A) != nil && hasMailto(n) || rxContactDetail().MatchString(textOf(n)) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// hasMailto reports whether n holds a mailto: link.
+func hasMailto(n *html.Node) bool {
+	found := false
+	walkElements(n, func(e *html.Node) {
+		if h, ok := attr(e, "href"); ok && strings.HasPrefix(strings.ToLower(strings.TrimSpace(h)), "mailto:") {
+			found = true
+		}
+	})
+	return found
+}
+
+// cutAtTailHeading removes the first heading (or heading-like line) whose
+// text matches, with everything after it, when all that is within the
+// content's last maxTailShare and, if accept is set, accept approves what
+// follows the heading.
+func cutAtTailHeading(content *html.Node, match func(string) bool, accept func(after []*html.Node) bool) {
 	var h *html.Node
 	walkElements(content, func(n *html.Node) {
 		if h == nil && (isHeading(n) || tag(n) == atom.P || tag(n) == atom.Div && n.FirstChild != nil && n.FirstChild == n.LastChild && n.FirstChild.Type == html.TextNode) &&
-			visibleLen(n) <= maxRelatedHeadingChars && rxRelatedHeading().MatchString(collapse(textOf(n))) {
+			visibleLen(n) <= maxRelatedHeadingChars && match(collapse(textOf(n))) {
 			h = n
 		}
 	})
@@ -117,6 +168,9 @@ func cutAtRelatedHeading(content *html.Node) {
 			drop = append(drop, s)
 			removed += visibleLen(s)
 		}
+	}
+	if accept != nil && !accept(drop) {
+		return
 	}
 	drop = append(drop, h)
 	removed += visibleLen(h)

@@ -196,6 +196,7 @@ func HTML(ctx context.Context, doc string, base *url.URL) (Result, error) {
 	pruneImageCaptions(content)
 	pruneFurniture(content)
 	cutAtRelatedHeading(content)
+	cutAtContact(content)
 	trimTail(content)
 	trimHead(content)
 	for i := len(before) - 1; i >= 0; i-- {

@@ -11,8 +11,9 @@ import (
 // full story, please subscribe", "Already a subscriber?"), "Updated …"
 // stamps, gallery counters ("3 of 12"), and "Related: …" teasers.
 
-// maxFurnitureChars bounds a block removed for its wording: a line or two.
-const maxFurnitureChars = 200
+// maxFurnitureChars bounds a block removed for its wording: a few lines
+// (a disclosure is two or three sentences).
+const maxFurnitureChars = 300
 
 // rxPitch matches a paywall or membership pitch, in the languages of the
 // dev sets.
@@ -29,6 +30,12 @@ var rxCounter = lazyRegexp(`(?i)^\W*(?:(?:image|photo|picture|slide|bild|foto|im
 // rxRelated matches the label of an inline related-story teaser.
 var rxRelated = lazyRegexp(`(?i)^\W*(?:related(?: stories| articles| coverage| content| reading| post| posts)?|more on this(?: story| topic)?|more:|ähnliche artikel|verwandte artikel|mehr dazu|relacionad[oa]s?|noticias relacionadas|à lire (?:aussi|également)|sur le même sujet|correlati|powiązane)\s*[:|]`)
 
+// rxDisclosure matches an advertising or affiliate disclosure: "This
+// post contains affiliate links", "We may receive compensation when you
+// click…", "*Werbung", "Dieser Beitrag enthält Werbung", in the
+// languages of the dev sets.
+var rxDisclosure = lazyRegexp(`(?i)^\W*(?:werbung|anzeige|sponsored|advertorial)\W*(?:$|dieser|this)|\bthis (?:post|article|page|story|review) (?:contains|may contain|includes) (?:affiliate|references to products|sponsored|paid)|\bwe may (?:receive|earn|get) (?:a )?(?:small )?(?:compensation|commission)|\b(?:contains|uses) affiliate links|\baffiliate links?\b.{0,60}\b(?:commission|provision)|(?:dieser|der) (?:beitrag|artikel|post) enthält (?:werbung|affiliate|werbelinks|provisionslinks)|\bbei den (?:verlinkungen|links) handelt es sich um (?:affiliate|provisions)|\b(?:sind|handelt es sich um) affiliate[- ]links|este (?:artículo|post) contiene enlaces de afiliado|cet article contient des liens (?:affiliés|sponsorisés)`)
+
 // pruneFurniture removes short in-body pitches, stamps, counters and
 // related-story teasers from the content.
 func pruneFurniture(root *html.Node) {
@@ -42,7 +49,7 @@ func pruneFurniture(root *html.Node) {
 			return false
 		}
 		t := collapse(textOf(n))
-		return rxPitch().MatchString(t) || rxStamp().MatchString(t) || rxCounter().MatchString(t) ||
+		return rxPitch().MatchString(t) || rxStamp().MatchString(t) || rxCounter().MatchString(t) || rxDisclosure().MatchString(t) ||
 			rxRelated().MatchString(t) && linkDensity(n) > 0
 	})
 }

@@ -127,7 +127,7 @@ func tailBlocks(n *html.Node, drop *[]*html.Node, afterNav bool) bool {
 				*drop = append(*drop, c)
 				afterNav = true
 			}
-		case !isHeading(c) && (isEndMatter(c) || isURLLine(c)):
+		case !isHeading(c) && (isEndMatter(c) || isURLLine(c) || isDateLine(c)):
 			*drop = append(*drop, c)
 			afterNav = true
 		case isHeading(c):

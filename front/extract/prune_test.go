@@ -57,6 +57,13 @@ func TestPruneRemoved(t *testing.T) {
 		{"photo line", `<p>Photo: BOILER1 Jane Doe, AP</p>`, ""},
 		{"agency credit in parentheses", `<p><em>A harbour at dawn. (BOILER1 Jane Doe/AFP/Getty Images)</em></p>`, ""},
 		{"copyright sign line", `<p>© BOILER1 Jane Doe</p>`, ""},
+		{"author's biography by its wording", "", `<p><em>Jane Doe is a reporter for The Paper covering BOILER1 city hall. Follow her on Twitter.</em></p>`},
+		{"contributors' line", "", `<p>John Roe BOILER1 contributed to this report.</p>`},
+		{"print edition note", "", `<p>A version of this article appears in print on Page A1 BOILER1 of the New York edition.</p>`},
+		{"press contact", "", `<p>Kontakt:</p><p>BOILER1 Jan Koch<br>Telefon +49 40 49 07 11 06<br><a href="mailto:jan@example.org">jan@example.org</a></p>`},
+		{"dateline at the end", "", `<p>News date: 04/21/2022 BOILER1</p>`},
+		{"affiliate disclosure", `<p>This post contains affiliate links BOILER1. We may receive compensation when you click on them.</p>`, ""},
+		{"german advertising disclosure", `<p><em>*Werbung. Dieser Beitrag enthält Werbung für BOILER1.</em></p>`, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -89,6 +96,9 @@ func TestPruneKept(t *testing.T) {
 		{"closing sentence about copyright", "", `<p>KEPT1 The court said the copyright claim was weak.</p>`},
 		{"agency named in a sentence", "", `<p>KEPT1 The figures were first reported by Reuters.</p>`},
 		{"leading table of contents", `<ul><li><a href="#one">KEPT1 One</a></li><li><a href="#two">Two</a></li></ul>`, ""},
+		{"sentence about a reporter", "", `<p>KEPT1 The mayor said the reporter had asked the right question.</p>`},
+		{"contact section without details", "", `<h2>Contact</h2><p>KEPT1 ` + filler + `</p>`},
+		{"sentence about affiliates", `<p>KEPT1 The company said its affiliate in Spain had grown.</p>`, ""},
 		{"heading slug id", `<div class="section" id="sharing-with-a-single-developer"><h2>Sharing</h2><p>KEPT1 ` + filler + `</p></div>`, ""},
 	}
 	for _, tc := range cases {
