@@ -40,7 +40,7 @@ const maxCreditChars = 100
 // "Photograph by …", "Bild: …", or a line that ends in an agency's name
 // in parentheses or after a slash ("(NAME/AFP/Getty Images)"). A
 // sentence that names an agency ("…, Reuters reported.") is not a credit.
-var rxCredit = lazyRegexp(`(?i)^\W*(?:photos?|fotos?|foto ?credits?|images?|imagen|bild(?:er)?|credits?|crédits?(?: photos?)?|picture|pictures|getty images|copyright|zdjęcie|fot\.)\s*[:©/]|^\W*©|^\W*photograph(?:ed)? by\b|(?:\([^()]*\b|/\s*)(?:getty images|istock(?:\.com|photo)?|shutterstock|unsplash|dpa|afp|reuters|ap photo|ap)\)?\W*$`)
+var rxCredit = lazyRegexp(`(?i)^\W*(?:getty images|ap photo|associated press|afp|reuters|shutterstock|istock(?:photo)?|alamy(?: stock photo)?|epa(?:-efe)?|dpa|picture alliance|imago(?: images)?)(?:\s*(?:/|via)\s*[\p{L} .]{1,40})?\W*$|^\W*(?:photos?|fotos?|foto ?credits?|images?|imagen|bild(?:er)?|credits?|crédits?(?: photos?)?|picture|pictures|getty images|copyright|zdjęcie|fot\.)\s*[:©/]|^\W*©|^\W*photograph(?:ed)? by\b|(?:\([^()]*\b|/\s*)(?:getty images|istock(?:\.com|photo)?|shutterstock|unsplash|dpa|afp|reuters|ap photo|ap)\)?\W*$`)
 
 // pruneCredits removes picture credits and captions from the content:
 // credit-named elements and captions (<figcaption>, caption-named) up to
@@ -76,11 +76,23 @@ func pruneCredits(root *html.Node) {
 		if caption {
 			return true
 		}
-		if !line {
+		if !line || inlineInText(n) {
 			return false
 		}
 		return l <= maxCreditChars && rxCredit().MatchString(text) || rxCreditTail().MatchString(text)
 	})
+}
+
+// inlineInText reports whether n is an inline element set in running
+// text ("the DPA of the CNRS", "<em>Photo:</em> the word"): its parent
+// holds text beside it, so it is a word of a sentence, not a line.
+func inlineInText(n *html.Node) bool {
+	switch tag(n) {
+	case atom.Span, atom.Em, atom.I, atom.Small, atom.Cite:
+	default:
+		return false
+	}
+	return n.Parent != nil && visibleLen(n.Parent) > visibleLen(n)
 }
 
 // visibleAtMost counts the non-space characters of the text under n, as

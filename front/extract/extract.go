@@ -194,6 +194,7 @@ func HTML(ctx context.Context, doc string, base *url.URL) (Result, error) {
 	pruneInside(content)
 	pruneCredits(content)
 	pruneImageCaptions(content)
+	pruneEmbedLines(content)
 	pruneFurniture(content)
 	cutAtRelatedHeading(content)
 	cutAtContact(content)

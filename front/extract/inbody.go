@@ -28,13 +28,29 @@ var rxStamp = lazyRegexp(`(?i)^\W*(?:updated|last (?:updated|modified)|aktualisi
 var rxCounter = lazyRegexp(`(?i)^\W*(?:(?:image|photo|picture|slide|bild|foto|imagen|zdjęcie)\s+)?\d{1,3}\s*(?:of|/|von|de|sur|di|z)\s*\d{1,3}\W*$`)
 
 // rxRelated matches the label of an inline related-story teaser.
-var rxRelated = lazyRegexp(`(?i)^\W*(?:related(?: stories| articles| coverage| content| reading| post| posts)?|more on this(?: story| topic)?|more:|ähnliche artikel|verwandte artikel|mehr dazu|relacionad[oa]s?|noticias relacionadas|à lire (?:aussi|également)|sur le même sujet|correlati|powiązane)\s*[:|]`)
+var rxRelated = lazyRegexp(`(?i)^\W*(?:related(?: stories| articles| coverage| content| reading| post| posts)?|more on this(?: story| topic)?|more:|read (?:more|also|next)|also read|see also|watch(?: now)?|listen|photos|video|lesen sie (?:auch|mehr)|auch interessant|leer (?:más|también)|lea también|lire (?:aussi|la suite)|dowiedz się więcej|czytaj (?:też|także|również|więcej)|zobacz (?:też|także|również)|ähnliche artikel|verwandte artikel|mehr dazu|relacionad[oa]s?|noticias relacionadas|à lire (?:aussi|également)|sur le même sujet|correlati|powiązane)\s*[:|]`)
 
 // rxDisclosure matches an advertising or affiliate disclosure: "This
 // post contains affiliate links", "We may receive compensation when you
 // click…", "*Werbung", "Dieser Beitrag enthält Werbung", in the
 // languages of the dev sets.
 var rxDisclosure = lazyRegexp(`(?i)^\W*(?:werbung|anzeige|sponsored|advertorial)\W*(?:$|dieser|this)|\bthis (?:post|article|page|story|review) (?:contains|may contain|includes) (?:affiliate|references to products|sponsored|paid)|\bwe may (?:receive|earn|get) (?:a )?(?:small )?(?:compensation|commission)|\b(?:contains|uses) affiliate links|\baffiliate links?\b.{0,60}\b(?:commission|provision)|(?:dieser|der) (?:beitrag|artikel|post) enthält (?:werbung|affiliate|werbelinks|provisionslinks)|\bbei den (?:verlinkungen|links) handelt es sich um (?:affiliate|provisions)|\b(?:sind|handelt es sich um) affiliate[- ]links|este (?:artículo|post) contiene enlaces de afiliado|cet article contient des liens (?:affiliés|sponsorisés)`)
+
+// rxDateOrTime matches a time of day (14:05, 3.59 pm) or a date.
+var rxDateOrTime = lazyRegexp(`\b\d{1,2}:\d{2}\b|(?i)\b\d{1,2}\.\d{2}\s*(?:am|pm|uhr|h)\b`)
+
+// rxMetaLabel matches a label of a post's metadata: views, who added it,
+// tags, category, rating, comments, date, print, permalink.
+var rxMetaLabel = lazyRegexp(`(?i)(?:^|[|·•]\s*|\s{2,})(?:views|aufrufe|hits|zugriffe|added by|posted by|hinzugefügt von|tags?|schlagwörter|schlagworte|category|categories|kategorien?|catégories?|categoría|rating|bewertung|comments|kommentare(?: insgesamt)?|commentaires|comentarios|news date|date|datum|fecha|print|drucken|imprimer|permalink|permalien)\s*:`)
+
+// minMetaLabels is how many metadata labels a line holds to be taken
+// for the post's metadata rather than a sentence.
+const minMetaLabels = 2
+
+// rxTimestamp matches a line that is only a date with a time, or only a
+// time, with at most a name after it: "24. März 2004, 19:49 | Genesis",
+// "3:59 PM", "asked Feb 6, 2014 at 20:37".
+var rxTimestamp = lazyRegexp(`(?i)^\W*(?:(?:asked|answered|edited|modified|posted|geschrieben|gepostet|publié|publicado)\s+)?(?:[\p{L}\d.,/-]+\s+){0,4}?(?:um\s+|at\s+|à\s+|a las\s+|,\s*)?(?:[01]?\d|2[0-3])[:.][0-5]\d(?:\s*(?:am|pm|uhr|h))?(?:\s*[|·•]\s*[\p{L}\d ._-]{1,20})?\W*$`)
 
 // pruneFurniture removes short in-body pitches, stamps, counters and
 // related-story teasers from the content.
@@ -45,10 +61,17 @@ func pruneFurniture(root *html.Node) {
 		default:
 			return false
 		}
-		if l, ok := visibleAtMost(n, maxFurnitureChars); !ok || l == 0 {
+		l, ok := visibleAtMost(n, maxFurnitureChars)
+		if !ok || l == 0 {
 			return false
 		}
 		t := collapse(textOf(n))
+		if len(rxMetaLabel().FindAllStringIndex(t, minMetaLabels)) >= minMetaLabels {
+			return true
+		}
+		if tag(n) != atom.Li && l <= maxDateLineChars && rxTimestamp().MatchString(t) && rxDateOrTime().MatchString(t) {
+			return true
+		}
 		return rxPitch().MatchString(t) || rxStamp().MatchString(t) || rxCounter().MatchString(t) || rxDisclosure().MatchString(t) ||
 			rxRelated().MatchString(t) && linkDensity(n) > 0
 	})

@@ -63,6 +63,12 @@ func TestPruneRemoved(t *testing.T) {
 		{"press contact", "", `<p>Kontakt:</p><p>BOILER1 Jan Koch<br>Telefon +49 40 49 07 11 06<br><a href="mailto:jan@example.org">jan@example.org</a></p>`},
 		{"dateline at the end", "", `<p>News date: 04/21/2022 BOILER1</p>`},
 		{"affiliate disclosure", `<p>This post contains affiliate links BOILER1. We may receive compensation when you click on them.</p>`, ""},
+		{"tweet's account line", `<blockquote class="twitter-tweet"><p>We did it, said the team in a message to fans.</p>&mdash; BOILER1 Team (@team) <a href="https://twitter.com/team/status/1">March 5, 2021</a></blockquote>`, ""},
+		{"instagram label", `<blockquote class="instagram-media"><a href="https://instagram.com/p/x">View this post on Instagram BOILER1</a><p>A post shared by Jane Doe (@jdoe) BOILER1</p></blockquote>`, ""},
+		{"post metadata line", "", `<p>Aufrufe: 1120 | Hinzugefügt von: BOILER1 | Tags: Denken | Rating: 0.0/0</p>`},
+		{"read more teaser", `<p>READ MORE: <a href="/x">BOILER1 Another story of the day</a></p>`, ""},
+		{"follow the author", "", `<p>Follow Jane Doe on Twitter BOILER1 @jdoe</p>`},
+		{"tip line", "", `<p>Have a news tip? BOILER1 Email us at tips@example.org.</p>`},
 		{"german advertising disclosure", `<p><em>*Werbung. Dieser Beitrag enthält Werbung für BOILER1.</em></p>`, ""},
 	}
 	for _, tc := range cases {
@@ -99,6 +105,11 @@ func TestPruneKept(t *testing.T) {
 		{"sentence about a reporter", "", `<p>KEPT1 The mayor said the reporter had asked the right question.</p>`},
 		{"contact section without details", "", `<h2>Contact</h2><p>KEPT1 ` + filler + `</p>`},
 		{"sentence about affiliates", `<p>KEPT1 The company said its affiliate in Spain had grown.</p>`, ""},
+		{"tweet's words", "", `<blockquote class="twitter-tweet"><p>KEPT1 We did it, said the team in a message to fans.</p>&mdash; Team (@team) <a href="https://twitter.com/team/status/1">March 5, 2021</a></blockquote><p>` + filler + `</p>`},
+		{"agency named in running text", `<p>The figures came from the <span>KEPT1 DPA</span> of the CNRS and the ministry, the report said.</p>`, ""},
+		{"media type in code", `<pre><code>headers: {"Content-Type": <span>"KEPT1 image/png"</span>}</code></pre>`, ""},
+		{"score of a game", `<p><b>KEPT1 57:33</b></p><p>` + filler + `</p>`, ""},
+		{"recipe facts", `<p>KEPT1 Prep time: 10 minutes. Cook time: 20 minutes.</p>`, ""},
 		{"heading slug id", `<div class="section" id="sharing-with-a-single-developer"><h2>Sharing</h2><p>KEPT1 ` + filler + `</p></div>`, ""},
 	}
 	for _, tc := range cases {
@@ -153,6 +164,15 @@ func TestFurnitureWording(t *testing.T) {
 		{"Related: the council's earlier vote", false}, // no link: a sentence
 		{"He scored 3 of 12 attempts in the second half of the game.", false},
 		{"Published 16.08.2019", false},
+		{"asked Feb 6, 2014 at 20:37", true},
+		{"24. März 2004, 19:49 | Genesis", true},
+		{"3:59 PM", true},
+		{"Aufrufe: 1120 | Hinzugefügt von: Posh | Tags: Denken", true},
+		{"57:33", false},
+		{"The meeting starts at 18:00 in the town hall, the mayor said.", false},
+		{"Prep time: 10 minutes | Cook time: 20 minutes", false},
+		{"This post contains affiliate links. We may earn a commission.", true},
+		{"The company said its affiliate in Spain had grown.", false},
 		{"The update took three weeks, the minister said.", false},
 	}
 	for _, tc := range cases {
@@ -204,6 +224,39 @@ func TestTitleHeading(t *testing.T) {
 				if !strings.Contains(r.Markdown, k) {
 					t.Errorf("%q missing:\n%s", k, r.Markdown)
 				}
+			}
+		})
+	}
+}
+
+// TestCreditWording: the lines pruneCredits removes by their wording, and
+// sentences like them that stay.
+func TestCreditWording(t *testing.T) {
+	cases := []struct {
+		block string
+		drop  bool
+	}{
+		{"<p>Getty Images</p>", true},
+		{"<p>Reuters/Jane Doe</p>", true},
+		{"<p>Photo: Jane Doe, AP</p>", true},
+		{"<p>The harbour at dawn. Foto: Andina</p>", true},
+		{"<p>Roman Prymula, photo: Archives du Gouvernement tchèque</p>", true},
+		{"<p>The figures were first reported by Reuters.</p>", false},
+		{"<p>The <span>DPA</span> of the CNRS said so.</p>", false},
+		{"<p>Reuters reported the figures on Friday.</p>", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.block, func(t *testing.T) {
+			root, err := html.Parse(strings.NewReader("<div id=c>" + tc.block + "</div>"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := find(root, atom.Div)
+			before := collapse(textOf(c))
+			pruneCredits(c)
+			after := collapse(textOf(c))
+			if dropped := after != before; dropped != tc.drop {
+				t.Errorf("dropped = %v, want %v (left %q)", dropped, tc.drop, after)
 			}
 		})
 	}
