@@ -35,7 +35,7 @@ var authorParts = map[string]bool{
 // dev sets: agency credits for reporting and editing, copyright and
 // reprint notices, disclaimers of the author's opinion, comment policies,
 // "originally published" notes.
-var rxEndMatter = lazyRegexp(`(?i)^\W*(?:(?:additional )?reporting by|editing by|writing by|compiled by|(?:this (?:article|story|post) )?(?:was )?(?:originally|first) (?:published|appeared)|copyright\b|©|\(c\) \d{4})|all rights reserved|alle rechte vorbehalten|tous droits réservés|todos los derechos reservados|tutti i diritti riservati|wszelkie prawa zastrzeżone|nachdruck (?:nur|verboten)|reprint(?:s| permission)|gibt die meinung des autors wieder|do(?:es)? not necessarily (?:reflect|represent)|not responsible for the (?:opinions|content)|comment(?:ing)? (?:policy|guidelines)|kommentarrichtlinien|netiquette|^\W*a version of this (?:article|story) (?:appears|appeared)|(?:have|got) a (?:news )?(?:tip|story idea)\b|^\W*send (?:us )?(?:your )?(?:news )?tips\b|^\W*contact (?:the )?(?:author|reporter|writer)\b|may not be (?:published|reproduced), broadcast|\btrust principles\b|^[^.]{0,80}\bcontributed(?: reporting| research| to this (?:report|article|story))?\W*$`)
+var rxEndMatter = lazyRegexp(`(?i)^\W*(?:(?:additional )?reporting by|editing by|writing by|compiled by|(?:this (?:article|story|post) )?(?:was )?(?:originally|first) (?:published|appeared)|copyright\b|©|\(c\) \d{4})|all rights reserved|alle rechte vorbehalten|tous droits réservés|todos los derechos reservados|tutti i diritti riservati|wszelkie prawa zastrzeżone|nachdruck (?:nur|verboten)|reprint(?:s| permission)|gibt die meinung des autors wieder|do(?:es)? not necessarily (?:reflect|represent)|not responsible for the (?:opinions|content)|comment(?:ing)? (?:policy|guidelines)|kommentarrichtlinien|netiquette|^\W*a version of this (?:article|story) (?:appears|appeared)|(?:have|got) an? (?:\w+ ){0,2}(?:tip|story idea)s?\b|read the original (?:article|story|post) (?:on|at)\b|^\W*send (?:us )?(?:your )?(?:news )?tips\b|^\W*contact (?:the )?(?:author|reporter|writer)\b|may not be (?:published|reproduced), broadcast|\btrust principles\b|^[^.]{0,80}\bcontributed(?: reporting| research| to this (?:report|article|story))?\W*$`)
 
 // isEndMatter reports whether n is a short block named for its author or
 // worded as end matter.
@@ -101,15 +101,15 @@ const maxRelatedHeadingChars = 60
 
 // rxRelatedHeading matches a heading that announces other pages rather
 // than a section of the article, in the languages of the dev sets.
-var rxRelatedHeading = lazyRegexp(`(?i)^\W*(?:(?:das |dies )?könnte (?:sie|dich) (?:auch )?interessieren|you (?:may|might) (?:also )?(?:like|enjoy|be interested)|(?:more|other) (?:stories|articles|posts|news) (?:from|like|on|about)|related (?:stories|articles|posts|content|coverage|news|reading)|recommended (?:for you|stories|articles|reading)|entdecke weitere|weitere (?:artikel|beiträge|meldungen|nachrichten|themen)|ähnliche (?:artikel|beiträge)|mehr zum thema|te puede interesar|también te (?:puede|podría) interesar|noticias relacionadas|artículos relacionados|à lire (?:aussi|également)|articles liés|sur le même sujet|dans la même rubrique|leggi anche|articoli correlati|czytaj (?:też|także)|zobacz (?:też|także)|polecane)\b`)
+var rxRelatedHeading = lazyRegexp(`(?i)^\W*(?:more from\b|most (?:read|popular|viewed|shared|recent)\b|trending(?: now| stories| articles)?$|latest (?:news|stories|articles|posts)$|editors?'?s?’?s? picks?$|top stories$|(?:what to )?read next$|up next$|related topics$|more on this story$|(?:das |dies )?könnte (?:sie|dich) (?:auch )?interessieren|you (?:may|might) (?:also )?(?:like|enjoy|be interested)|(?:more|other) (?:stories|articles|posts|news) (?:from|like|on|about)|related (?:stories|articles|posts|content|coverage|news|reading)|recommended (?:for you|stories|articles|reading)|entdecke weitere|weitere (?:artikel|beiträge|meldungen|nachrichten|themen)|ähnliche (?:artikel|beiträge)|mehr zum thema|te puede interesar|también te (?:puede|podría) interesar|noticias relacionadas|artículos relacionados|à lire (?:aussi|également)|articles liés|sur le même sujet|dans la même rubrique|leggi anche|articoli correlati|czytaj (?:też|także)|zobacz (?:też|także)|polecane)\b`)
 
 // cutAtRelatedHeading removes, from the last maxTailShare of the
 // content, a heading that announces other pages ("You might also like",
 // "Das könnte Sie auch interessieren") and everything after it: the
 // teasers under such a heading are cards with summaries, running text
 // that trimTail alone keeps.
-func cutAtRelatedHeading(content *html.Node) {
-	cutAtTailHeading(content, rxRelatedHeading().MatchString, nil)
+func cutAtRelatedHeading(content *html.Node) bool {
+	return cutAtTailHeading(content, rxRelatedHeading().MatchString, nil)
 }
 
 // rxContactHeading matches the heading of a press contact ("Kontakt:",
@@ -124,8 +124,8 @@ var rxContactDetail = lazyRegexp(`(?i)\b(?:tel(?:efon|ephone|éfono)?|phone|fon|
 // press contact: its heading and what follows, when that gives a
 // telephone number or an e-mail address. People who mark a press
 // release's text leave the contact out.
-func cutAtContact(content *html.Node) {
-	cutAtTailHeading(content, rxContactHeading().MatchString, func(after []*html.Node) bool {
+func cutAtContact(content *html.Node) bool {
+	return cutAtTailHeading(content, rxContactHeading().MatchString, func(after []*html.Node) bool {
 		for _, n := range after {
 			if find(n, atom.A) != nil && hasMailto(n) || rxContactDetail().MatchString(textOf(n)) {
 				return true
@@ -149,8 +149,8 @@ func hasMailto(n *html.Node) bool {
 // cutAtTailHeading removes the first heading (or heading-like line) whose
 // text matches, with everything after it, when all that is within the
 // content's last maxTailShare and, if accept is set, accept approves what
-// follows the heading.
-func cutAtTailHeading(content *html.Node, match func(string) bool, accept func(after []*html.Node) bool) {
+// follows the heading. It reports whether it removed them.
+func cutAtTailHeading(content *html.Node, match func(string) bool, accept func(after []*html.Node) bool) bool {
 	var h *html.Node
 	walkElements(content, func(n *html.Node) {
 		if h == nil && (isHeading(n) || tag(n) == atom.P || tag(n) == atom.Div && n.FirstChild != nil && n.FirstChild == n.LastChild && n.FirstChild.Type == html.TextNode) &&
@@ -159,7 +159,7 @@ func cutAtTailHeading(content *html.Node, match func(string) bool, accept func(a
 		}
 	})
 	if h == nil {
-		return
+		return false
 	}
 	var drop []*html.Node
 	removed := 0
@@ -170,14 +170,15 @@ func cutAtTailHeading(content *html.Node, match func(string) bool, accept func(a
 		}
 	}
 	if accept != nil && !accept(drop) {
-		return
+		return false
 	}
 	drop = append(drop, h)
 	removed += visibleLen(h)
 	if float64(removed) > maxTailShare*float64(visibleLen(content)) {
-		return
+		return false
 	}
 	for _, d := range drop {
 		d.Parent.RemoveChild(d)
 	}
+	return true
 }

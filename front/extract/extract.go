@@ -196,9 +196,11 @@ func HTML(ctx context.Context, doc string, base *url.URL) (Result, error) {
 	pruneImageCaptions(content)
 	pruneEmbedLines(content)
 	pruneFurniture(content)
-	cutAtRelatedHeading(content)
-	cutAtContact(content)
-	trimTail(content)
+	tailCut := cutAtRelatedHeading(content)
+	tailCut = cutAtContact(content) || tailCut
+	// what stood above a cut list of other pages may be its furniture
+	// too: trimTail goes on from there as after navigation
+	trimTail(content, tailCut)
 	trimHead(content)
 	for i := len(before) - 1; i >= 0; i-- {
 		content.InsertBefore(before[i], content.FirstChild)

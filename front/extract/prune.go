@@ -91,10 +91,11 @@ const maxTailHeadingWords = 6
 // past it, the "navigation" is more likely the article itself.
 const maxTailShare = 0.4
 
-// trimTail removes trailing navigation blocks from the content.
-func trimTail(content *html.Node) {
+// trimTail removes trailing navigation blocks from the content; afterNav
+// tells that navigation was cut from its end already.
+func trimTail(content *html.Node, afterNav bool) {
 	var drop []*html.Node
-	tailBlocks(content, &drop, false)
+	tailBlocks(content, &drop, afterNav)
 	removed := 0
 	for _, d := range drop {
 		removed += visibleLen(d)
@@ -159,7 +160,7 @@ const maxCallToActionLen = 300
 // pages: subscribe, sign up for the newsletter, follow us, get the app,
 // support our journalism, and a trailing "Source: …" line, in the
 // languages of the dev sets.
-var rxCallToAction = lazyRegexp(`(?i)subscri(?:be|ption|ber)|newsletter|sign(?:ing)? up\b|\bfollow us\b|\bfollow (?:\S+ ){1,3}on (?:twitter|x|facebook|instagram|linkedin|threads|bluesky|mastodon)\b|download (?:the|our)\b.{0,30}\bapps?\b|\bsupport (?:us|our|independent)\b|become a (?:member|subscriber|patron)|\btelegram\b|\bwhatsapp\b|abonn|folgen sie uns|unterstützen sie|suscr[ií]b|suscripci[oó]n|únete|hazte miembro|s[ií]guenos|ap[óo]yanos|inscrivez|suivez-nous|soutenez|subskryp|zapraszamy do|obserwuj nas|iscriviti|seguici|assine|inscreva|^\W*(?:source|quelle|źródło|fuente|fonte)\s*:`)
+var rxCallToAction = lazyRegexp(`(?i)subscri(?:be|ption|ber)|newsletter|\bclick here\b|\bget the\b.{0,30}\bapp\b|sign(?:ing)? up\b|\bfollow us\b|\bfollow (?:\S+ ){1,3}on (?:twitter|x|facebook|instagram|linkedin|threads|bluesky|mastodon)\b|download (?:the|our)\b.{0,30}\bapps?\b|\bsupport (?:us|our|independent)\b|become a (?:member|subscriber|patron)|\btelegram\b|\bwhatsapp\b|abonn|folgen sie uns|unterstützen sie|suscr[ií]b|suscripci[oó]n|únete|hazte miembro|s[ií]guenos|ap[óo]yanos|inscrivez|suivez-nous|soutenez|subskryp|zapraszamy do|obserwuj nas|iscriviti|seguici|assine|inscreva|^\W*(?:source|quelle|źródło|fuente|fonte)\s*:`)
 
 // isCallToAction reports whether n is a short block that asks the reader
 // to subscribe, follow or support rather than telling the story.
@@ -370,13 +371,13 @@ func isDateLine(n *html.Node) bool {
 }
 
 // rxAdLabel matches a block that only labels an advertisement.
-var rxAdLabel = lazyRegexp(`(?i)^\W*(?:advertisement|advertising|anzeige|werbung|reklama|publicidad|publicité|pubblicità|sponsored|gesponsert)\W*$`)
+var rxAdLabel = lazyRegexp(`(?i)^\W*(?:advertisement|advertising|supported by|paid content|paid post|anzeige|werbung|reklama|publicidad|publicité|pubblicità|sponsored|gesponsert)\W*$`)
 
 // rxInterface matches a block that is the page's interface, not its text:
 // share and print buttons' labels, "Load more", "Write a comment",
 // reading-time and read-aloud widgets, "N bloggers like this", an
 // "External content" placeholder, in the languages of the dev sets.
-var rxInterface = lazyRegexp(`(?i)^\W*(?:(?:social )?share(?: this(?: article| story| post| page)?)?(?: on \w+)?|teilen|artikel teilen|compartir|partager|udostępnij|condividi|print(?: this)?(?: article| page)?|drucken|imprimer|imprimir|(?:load|show) more(?: comments| stories)?|mehr laden|lade weitere inhalte|weitere inhalte laden|cargar más|(?:write|leave|post|add) a comment|kommentar(?:e)? (?:schreiben|verfassen)|deja un comentario|laisser un commentaire|%d (?:bloggers?|bloggern) (?:like|gefällt) (?:this|das)|like this|gefällt mir|listen to (?:this )?(?:article|story)|artikel (?:anhören|vorlesen)|text vorlesen|(?:reading time|lesezeit|tiempo de lectura|temps de lecture)\W*(?:ca\.?\s*)?\d+\s*\w*|\d+\s*(?:min(?:ute)?s?\.?|minuten) (?:read|lesezeit|lesedauer|de lectura|de lecture)|externer inhalt|external content|contenido externo|contenu externe|(?:the )?(?:story|article) continues (?:below|after)(?: (?:this )?(?:advertisement|ad))?|continue reading(?: the main story| below)?|scroll (?:down )?to continue(?: with content)?|skip (?:advertisement|ad)|loading(?: video| comments| content)?|please enable javascript\b.{0,60}|enlarge this image|toggle caption|(?:hide|show) caption|expand (?:image|photo)|view (?:image|photo|gallery)(?: in fullscreen)?|open (?:image|photo) in gallery|listen\W*\d+\s*min(?:ute)?s?)\W*$`)
+var rxInterface = lazyRegexp(`(?i)^\W*(?:(?:social )?share(?: (?:or comment on )?this(?: article| story| post| page)?)?(?: on \w+)?|gift (?:this )?article|comment on this (?:story|article)|save (?:this )?(?:article|story)|scroll down for (?:video|more)|teilen|artikel teilen|compartir|partager|udostępnij|condividi|print(?: this)?(?: article| page)?|drucken|imprimer|imprimir|(?:load|show) more(?: comments| stories)?|mehr laden|lade weitere inhalte|weitere inhalte laden|cargar más|(?:write|leave|post|add) a comment|kommentar(?:e)? (?:schreiben|verfassen)|deja un comentario|laisser un commentaire|%d (?:bloggers?|bloggern) (?:like|gefällt) (?:this|das)|like this|gefällt mir|listen to (?:this )?(?:article|story)|artikel (?:anhören|vorlesen)|text vorlesen|(?:reading time|lesezeit|tiempo de lectura|temps de lecture)\W*(?:ca\.?\s*)?\d+\s*\w*|\d+\s*(?:min(?:ute)?s?\.?|minuten) (?:read|lesezeit|lesedauer|de lectura|de lecture)|externer inhalt|external content|contenido externo|contenu externe|(?:the )?(?:story|article) continues (?:below|after)(?: (?:this )?(?:advertisement|ad))?|continue reading(?: the main story| below)?|scroll (?:down )?to continue(?: with content)?|skip (?:advertisement|ad)|loading(?: video| comments| content)?|please enable javascript\b.{0,60}|enlarge this image|toggle caption|(?:hide|show) caption|expand (?:image|photo)|view (?:image|photo|gallery)(?: in fullscreen)?|open (?:image|photo) in gallery|listen\W*\d+\s*min(?:ute)?s?)\W*$`)
 
 // maxInterfaceChars bounds a block removed as interface text.
 const maxInterfaceChars = 50
