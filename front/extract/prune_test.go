@@ -69,7 +69,7 @@ func TestPruneRemoved(t *testing.T) {
 		{"read more teaser", `<p>READ MORE: <a href="/x">BOILER1 Another story of the day</a></p>`, ""},
 		{"follow the author", "", `<p>Follow Jane Doe on Twitter BOILER1 @jdoe</p>`},
 		{"cards under a most-read heading", "", `<h2>Most Read</h2><div><h3>BOILER1 Another story</h3><p>` + strings.Repeat("A summary of the other story, in a sentence or two. ", 3) + `</p></div>`},
-		{"author's box above a cut list", "", `<section><h3>BOILER1 Jane Doe</h3><p><b>MORE FROM <a href="/w/jd">Jane Doe</a></b></p></section><h2>Trending Articles</h2><ul><li><a href="/a">` + strings.Repeat("Another story ", 5) + `</a></li></ul>`},
+		{"author's box above a cut list", "", `<section><h3>BOILER1 Nathanael Johnson</h3><strong>MORE FROM <a href="/w/nj">Nathanael Johnson</a></strong></section><p>• • •</p><h2>Trending Articles</h2><ul><li><a href="/a">` + strings.Repeat("Another story ", 5) + `</a></li></ul>`},
 		{"original article line", "", `<p>Read the original article on BOILER1 Business Insider</p>`},
 		{"app call to action", `<p><a href="/app">BOILER1 CLICK HERE TO GET THE NEWS APP</a></p>`, ""},
 		{"tip line", "", `<p>Have a news tip? BOILER1 Email us at tips@example.org.</p>`},
