@@ -1,6 +1,8 @@
 package extract
 
 import (
+	"strings"
+
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -30,6 +32,9 @@ var rxCounter = lazyRegexp(`(?i)^\W*(?:(?:image|photo|picture|slide|bild|foto|im
 // rxRelated matches the label of an inline related-story teaser.
 var rxRelated = lazyRegexp(`(?i)^\W*(?:related(?: stories| articles| coverage| content| reading| post| posts)?|more on this(?: story| topic)?|more:|read (?:more|also|next)|also read|see also|watch(?: now)?|listen|photos|video|lesen sie (?:auch|mehr)|auch interessant|leer (?:más|también)|lea también|lire (?:aussi|la suite)|dowiedz się więcej|czytaj (?:też|także|również|więcej)|zobacz (?:też|także|również)|ähnliche artikel|verwandte artikel|mehr dazu|relacionad[oa]s?|noticias relacionadas|à lire (?:aussi|également)|sur le même sujet|correlati|powiązane)\s*[:|]`)
 
+// pitchGate holds a word of every alternative of rxPitch.
+var pitchGate = keywordGate{"to view", "to read", "to continue", "to keep", "already a", "subscriber", "please", "journalism", "become a", "if you", "consider", "abonn", "jetzt", "únete", "hazte", "apoya", "zostań"}
+
 // rxDisclosure matches an advertising or affiliate disclosure: "This
 // post contains affiliate links", "We may receive compensation when you
 // click…", "*Werbung", "Dieser Beitrag enthält Werbung", in the
@@ -52,6 +57,9 @@ const minMetaLabels = 2
 // "3:59 PM", "asked Feb 6, 2014 at 20:37".
 var rxTimestamp = lazyRegexp(`(?i)^\W*(?:(?:asked|answered|edited|modified|posted|geschrieben|gepostet|publié|publicado)\s+)?(?:[\p{L}\d.,/-]+\s+){0,4}?(?:um\s+|at\s+|à\s+|a las\s+|,\s*)?(?:[01]?\d|2[0-3])[:.][0-5]\d(?:\s*(?:am|pm|uhr|h))?(?:\s*[|·•]\s*[\p{L}\d ._-]{1,20})?\W*$`)
 
+// disclosureGate holds a word of every alternative of rxDisclosure.
+var disclosureGate = keywordGate{"werbung", "werbelink", "anzeige", "sponsor", "advertorial", "affiliat", "afiliado", "affiliés", "references to products", "paid", "compensation", "commission", "provision"}
+
 // pruneFurniture removes short in-body pitches, stamps, counters and
 // related-story teasers from the content.
 func pruneFurniture(root *html.Node) {
@@ -72,7 +80,9 @@ func pruneFurniture(root *html.Node) {
 		if tag(n) != atom.Li && l <= maxDateLineChars && rxTimestamp().MatchString(t) && rxDateOrTime().MatchString(t) {
 			return true
 		}
-		return rxPitch().MatchString(t) || rxStamp().MatchString(t) || rxCounter().MatchString(t) || rxDisclosure().MatchString(t) ||
+		lower := strings.ToLower(t)
+		return pitchGate.admits(lower) && rxPitch().MatchString(t) || rxStamp().MatchString(t) || rxCounter().MatchString(t) ||
+			disclosureGate.admits(lower) && rxDisclosure().MatchString(t) ||
 			rxRelated().MatchString(t) && linkDensity(n) > 0
 	})
 }

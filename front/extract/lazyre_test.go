@@ -105,3 +105,42 @@ func TestLazyRegexpIsCompiledOnce(t *testing.T) {
 		t.Error("the expression does not match")
 	}
 }
+
+// TestKeywordGates holds an example of every alternative of each gated
+// expression: the expression matches it, and the gate lets it through.
+func TestKeywordGates(t *testing.T) {
+	cases := []struct {
+		name    string
+		gate    keywordGate
+		rx      func() *regexp.Regexp
+		matches []string
+	}{
+		{"pitch", pitchGate, rxPitch, []string{
+			"To view the full story, please subscribe", "Already a subscriber? Log in", "Subscribers only",
+			"Please log in to comment", "Support independent journalism", "Become a member today",
+			"If you enjoyed this, share it", "Would you consider supporting us?", "Schon Abonnent?",
+			"Jetzt abonnieren", "Únete a nuestra comunidad", "Hazte socio", "Apoya el periodismo",
+			"Déjà abonné ?", "Abonnez-vous", "Zostań patronem",
+		}},
+		{"disclosure", disclosureGate, rxDisclosure, []string{
+			"*Werbung", "Anzeige: dieser Text", "This post contains affiliate links.",
+			"This article contains references to products from our advertisers.", "This review includes paid placements",
+			"We may receive compensation when you click.", "We may earn a small commission.",
+			"This site uses affiliate links", "Affiliate links earn us a commission.",
+			"Dieser Beitrag enthält Werbung.", "Der Artikel enthält Werbelinks.", "Dieser Post enthält Provisionslinks.",
+			"Bei den Verlinkungen handelt es sich um Affiliate Links", "Die Links sind Affiliate-Links.",
+			"Este artículo contiene enlaces de afiliado.", "Cet article contient des liens affiliés.",
+			"Cet article contient des liens sponsorisés.",
+		}},
+	}
+	for _, tc := range cases {
+		for _, m := range tc.matches {
+			if !tc.rx().MatchString(m) {
+				t.Errorf("%s: expression does not match %q", tc.name, m)
+			}
+			if !tc.gate.admits(strings.ToLower(m)) {
+				t.Errorf("%s: gate refuses %q", tc.name, m)
+			}
+		}
+	}
+}
