@@ -210,6 +210,7 @@ func HTML(ctx context.Context, doc string, base *url.URL) (Result, error) {
 		// opens the content
 		trimHead(content)
 	}
+	dropDuplicateHeadings(content)
 	if ld != "" && useLD(ld, visibleLen(content)) {
 		content = ldContent(ld)
 		res.Partial = true

@@ -19,7 +19,7 @@ const maxFurnitureChars = 300
 
 // rxPitch matches a paywall or membership pitch, in the languages of the
 // dev sets.
-var rxPitch = lazyRegexp(`(?i)\bto (?:view|read|continue reading|keep reading) (?:the|this) (?:full |whole |entire )?(?:story|article|post)|already an? (?:subscriber|member)|subscribers? (?:only|also receive|get)|please (?:subscribe|log ?in|sign ?in) to\b|\bsupport (?:our|independent|quality) journalism|become a (?:member|subscriber|patron)|if you (?:enjoyed|liked|value) (?:reading )?this|would you consider supporting|schon abonnent|jetzt (?:abonnieren|unterstützen)|únete a nuestra comunidad|hazte (?:socio|miembro)|apoya el periodismo|déjà abonné|abonnez-vous|zostań (?:patronem|subskrybentem)`)
+var rxPitch = lazyRegexp(`(?i)\bto (?:view|read|continue reading|keep reading) (?:the|this) (?:full |whole |entire )?(?:story|article|post)|already an? (?:subscriber|member)|subscribers? (?:only|also receive|get)|please (?:subscribe|log ?in|sign ?in) to\b|\bsupport (?:our|independent|quality) journalism|become a (?:member|subscriber|patron)|if you (?:enjoyed|liked|value) (?:reading )?this|would you consider supporting|schon abonnent|jetzt (?:abonnieren|unterstützen)|únete a nuestra comunidad|hazte (?:socio|miembro)|apoya el periodismo|déjà abonné|abonnez-vous|zostań (?:patronem|subskrybentem)|\bwhen you join\b|\bjoin (?:now|today) (?:or|and|to)\b|unlimited (?:digital )?access|\brenew (?:now|today|your (?:subscription|membership))`)
 
 // rxStamp matches an "Updated …" stamp with a time or date. ("Published
 // …" lines stay: annotators keep the date a story was published as often
@@ -33,7 +33,7 @@ var rxCounter = lazyRegexp(`(?i)^\W*(?:(?:image|photo|picture|slide|bild|foto|im
 var rxRelated = lazyRegexp(`(?i)^\W*(?:related(?: stories| articles| coverage| content| reading| post| posts)?|more on this(?: story| topic)?|more:|read (?:more|also|next)|also read|see also|watch(?: now)?|listen|photos|video|lesen sie (?:auch|mehr)|auch interessant|leer (?:más|también)|lea también|lire (?:aussi|la suite)|dowiedz się więcej|czytaj (?:też|także|również|więcej)|zobacz (?:też|także|również)|ähnliche artikel|verwandte artikel|mehr dazu|relacionad[oa]s?|noticias relacionadas|à lire (?:aussi|également)|sur le même sujet|correlati|powiązane)\s*[:|]`)
 
 // pitchGate holds a word of every alternative of rxPitch.
-var pitchGate = keywordGate{"to view", "to read", "to continue", "to keep", "already a", "subscriber", "please", "journalism", "become a", "if you", "consider", "abonn", "jetzt", "únete", "hazte", "apoya", "zostań"}
+var pitchGate = keywordGate{"when you join", "join now", "join today", "unlimited", "renew", "to view", "to read", "to continue", "to keep", "already a", "subscriber", "please", "journalism", "become a", "if you", "consider", "abonn", "jetzt", "únete", "hazte", "apoya", "zostań"}
 
 // rxDisclosure matches an advertising or affiliate disclosure: "This
 // post contains affiliate links", "We may receive compensation when you
@@ -42,7 +42,13 @@ var pitchGate = keywordGate{"to view", "to read", "to continue", "to keep", "alr
 var rxDisclosure = lazyRegexp(`(?i)^\W*(?:werbung|anzeige|sponsored|advertorial)\W*(?:$|dieser|this)|\bthis (?:post|article|page|story|review) (?:contains|may contain|includes) (?:affiliate|references to products|sponsored|paid)|\bwe may (?:receive|earn|get) (?:a )?(?:small )?(?:compensation|commission)|\b(?:contains|uses) affiliate links|\baffiliate links?\b.{0,60}\b(?:commission|provision)|(?:dieser|der) (?:beitrag|artikel|post) enthält (?:werbung|affiliate|werbelinks|provisionslinks)|\bbei den (?:verlinkungen|links) handelt es sich um (?:affiliate|provisions)|\b(?:sind|handelt es sich um) affiliate[- ]links|este (?:artículo|post) contiene enlaces de afiliado|cet article contient des liens (?:affiliés|sponsorisés)`)
 
 // rxDateOrTime matches a time of day (14:05, 3.59 pm) or a date.
-var rxDateOrTime = lazyRegexp(`\b\d{1,2}:\d{2}\b|(?i)\b\d{1,2}\.\d{2}\s*(?:am|pm|uhr|h)\b`)
+var rxDateOrTime = lazyRegexp(`\b\d{1,2}:\d{2}|(?i)\b\d{1,2}\.\d{2}\s*(?:am|pm|uhr|h)\b`)
+
+// rxCookieNotice matches a cookie consent notice.
+var rxCookieNotice = lazyRegexp(`(?i)\b(?:this (?:web)?site uses cookies|we use cookies|(?:diese|unsere) (?:website|webseite|seite) (?:verwendet|nutzt) cookies|wir (?:verwenden|nutzen) cookies|utilizamos cookies|este sitio (?:web )?utiliza cookies|nous utilisons des cookies|ce site utilise des cookies|używamy (?:plików )?cookies|questo sito utilizza (?:i )?cookie)`)
+
+// cookieGate holds a word of every alternative of rxCookieNotice.
+var cookieGate = keywordGate{"cookie"}
 
 // rxMetaLabel matches a label of a post's metadata: views, who added it,
 // tags, category, rating, comments, date, print, permalink.
@@ -55,7 +61,7 @@ const minMetaLabels = 2
 // rxTimestamp matches a line that is only a date with a time, or only a
 // time, with at most a name after it: "24. März 2004, 19:49 | Genesis",
 // "3:59 PM", "asked Feb 6, 2014 at 20:37".
-var rxTimestamp = lazyRegexp(`(?i)^\W*(?:(?:asked|answered|edited|modified|posted|geschrieben|gepostet|publié|publicado)\s+)?(?:[\p{L}\d.,/-]+\s+){0,4}?(?:um\s+|at\s+|à\s+|a las\s+|,\s*)?(?:[01]?\d|2[0-3])[:.][0-5]\d(?:\s*(?:am|pm|uhr|h))?(?:\s*[|·•]\s*[\p{L}\d ._-]{1,20})?\W*$`)
+var rxTimestamp = lazyRegexp(`(?i)^\W*(?:(?:asked|answered|edited|modified|posted|geschrieben|gepostet|publié|publicado)\s+)?(?:[\p{L}\d.,/–—-]+\s+){0,5}?(?:um\s+|at\s+|à\s+|a las\s+|,\s*)?(?:[01]?\d|2[0-3])[:.][0-5]\d(?:\s*(?:am|pm|uhr|h))?(?:\s*[|·•]\s*[\p{L}\d ._-]{1,20})?\W*$`)
 
 // disclosureGate holds a word of every alternative of rxDisclosure.
 var disclosureGate = keywordGate{"werbung", "werbelink", "anzeige", "sponsor", "advertorial", "affiliat", "afiliado", "affiliés", "references to products", "paid", "compensation", "commission", "provision"}
@@ -83,6 +89,7 @@ func pruneFurniture(root *html.Node) {
 		lower := strings.ToLower(t)
 		return pitchGate.admits(lower) && rxPitch().MatchString(t) || rxStamp().MatchString(t) || rxCounter().MatchString(t) ||
 			disclosureGate.admits(lower) && rxDisclosure().MatchString(t) ||
+			cookieGate.admits(lower) && rxCookieNotice().MatchString(t) ||
 			rxRelated().MatchString(t) && linkDensity(n) > 0
 	})
 }

@@ -72,6 +72,10 @@ func TestPruneRemoved(t *testing.T) {
 		{"author's box above a cut list", "", `<section><h3>BOILER1 Nathanael Johnson</h3><strong>MORE FROM <a href="/w/nj">Nathanael Johnson</a></strong></section><p>• • •</p><h2>Trending Articles</h2><ul><li><a href="/a">` + strings.Repeat("Another story ", 5) + `</a></li></ul>`},
 		{"original article line", "", `<p>Read the original article on BOILER1 Business Insider</p>`},
 		{"app call to action", `<p><a href="/app">BOILER1 CLICK HERE TO GET THE NEWS APP</a></p>`, ""},
+		{"cookie notice", "", `<p>This website uses cookies to improve your experience BOILER1. <a href="/ok">Accept</a></p>`},
+		{"membership pitch", "", `<p>When you join The Paper family, you'll get unlimited digital access BOILER1 to our journalism.</p>`},
+		{"posted-by line at the end", "", `<p><em>Posted by BOILER1 Jane Doe, Marketing</em></p>`},
+		{"sign-off at the end", "", `<p>– David BOILER1 Dunkley</p>`},
 		{"tip line", "", `<p>Have a news tip? BOILER1 Email us at tips@example.org.</p>`},
 		{"german advertising disclosure", `<p><em>*Werbung. Dieser Beitrag enthält Werbung für BOILER1.</em></p>`, ""},
 	}
@@ -106,6 +110,7 @@ func TestPruneKept(t *testing.T) {
 		{"closing sentence about copyright", "", `<p>KEPT1 The court said the copyright claim was weak.</p>`},
 		{"agency named in a sentence", "", `<p>KEPT1 The figures were first reported by Reuters.</p>`},
 		{"leading table of contents", `<ul><li><a href="#one">KEPT1 One</a></li><li><a href="#two">Two</a></li></ul>`, ""},
+		{"sign-off inside the text", `<p>– KEPT1 Jane Doe said the vote was close, and the council will meet again in May to decide.</p>`, ""},
 		{"sentence about a reporter", "", `<p>KEPT1 The mayor said the reporter had asked the right question.</p>`},
 		{"contact section without details", "", `<h2>Contact</h2><p>KEPT1 ` + filler + `</p>`},
 		{"sentence about affiliates", `<p>KEPT1 The company said its affiliate in Spain had grown.</p>`, ""},
@@ -175,6 +180,9 @@ func TestFurnitureWording(t *testing.T) {
 		{"57:33", false},
 		{"The meeting starts at 18:00 in the town hall, the mayor said.", false},
 		{"Prep time: 10 minutes | Cook time: 20 minutes", false},
+		{"Thursday, 28 April 2022 – 3:55pm", true},
+		{"We use cookies to give you the best experience. Accept", true},
+		{"The bakery said it uses cookies from a family recipe.", false},
 		{"This post contains affiliate links. We may earn a commission.", true},
 		{"The company said its affiliate in Spain had grown.", false},
 		{"The update took three weeks, the minister said.", false},
@@ -250,6 +258,8 @@ func TestCreditWording(t *testing.T) {
 		{"<p>Image Credits: Jane Doe</p>", true},
 		{"<p>Image source, Getty Images</p>", true},
 		{"<p>The president speaks in the garden. (AP Photo/Evan Vucci)</p>", true},
+		{"<p>Photo Source: Jane Doe from Pexels</p>", true},
+		{"<p>Featured image by Jane Doe/The Paper.</p>", true},
 		{"<p>The figures were first reported by Reuters.</p>", false},
 		{"<p>The photo by the river was taken at dawn, she said, and it shows the old harbour.</p>", false},
 		{"<p>The <span>DPA</span> of the CNRS said so.</p>", false},
@@ -267,6 +277,32 @@ func TestCreditWording(t *testing.T) {
 			after := collapse(textOf(c))
 			if dropped := after != before; dropped != tc.drop {
 				t.Errorf("dropped = %v, want %v (left %q)", dropped, tc.drop, after)
+			}
+		})
+	}
+}
+
+// TestDuplicateHeadings: a heading that repeats a paragraph goes, and the
+// later of two equal headings; paragraphs that repeat stay.
+func TestDuplicateHeadings(t *testing.T) {
+	standfirst := "Whether you are for or against the plan, the mayor has become a household name"
+	cases := []struct {
+		name, top string
+		count     int // copies of standfirst left
+		heading   bool
+	}{
+		{"heading then paragraph", "<h2>" + standfirst + "</h2><p>" + standfirst + "</p>", 1, false},
+		{"heading twice", "<h2>" + standfirst + "</h2><p>" + filler + "</p><h2>" + standfirst + "</h2>", 1, true},
+		{"paragraph twice", "<p>" + standfirst + "</p><p>" + filler + "</p><p>" + standfirst + "</p>", 2, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := mustHTML(t, story("<h1>Title</h1>", tc.top, ""), "https://example.org/a")
+			if got := strings.Count(r.Markdown, standfirst); got != tc.count {
+				t.Errorf("%d copies, want %d:\n%s", got, tc.count, r.Markdown)
+			}
+			if got := strings.Contains(r.Markdown, "## "+standfirst); got != tc.heading {
+				t.Errorf("heading kept = %v, want %v:\n%s", got, tc.heading, r.Markdown)
 			}
 		})
 	}
