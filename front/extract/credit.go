@@ -84,15 +84,44 @@ func pruneCredits(root *html.Node) {
 }
 
 // inlineInText reports whether n is an inline element set in running
-// text ("the DPA of the CNRS", "<em>Photo:</em> the word"): its parent
-// holds text beside it, so it is a word of a sentence, not a line.
+// text ("the DPA of the CNRS", "on <a><span>Twitter</span></a>"): beside
+// it, or beside the inline elements around it (a link, emphasis), stands
+// text, so it is a word of a sentence, not a line. Blocks beside it do
+// not count: a credit set after a picture in a wrapper is still a line.
 func inlineInText(n *html.Node) bool {
 	switch tag(n) {
 	case atom.Span, atom.Em, atom.I, atom.Small, atom.Cite:
 	default:
 		return false
 	}
-	return n.Parent != nil && visibleLen(n.Parent) > visibleLen(n)
+	for c := n; c.Parent != nil; c = c.Parent {
+		if wordBeside(c.PrevSibling, prevSibling) || wordBeside(c.NextSibling, nextSibling) {
+			return true
+		}
+		if p := c.Parent; p.Type != html.ElementNode || !inline[tag(p)] {
+			return false
+		}
+	}
+	return false
+}
+
+func prevSibling(n *html.Node) *html.Node { return n.PrevSibling }
+func nextSibling(n *html.Node) *html.Node { return n.NextSibling }
+
+// wordBeside reports whether the first sibling from s on (stepping with
+// step) that is not white space is text or an inline element with text.
+func wordBeside(s *html.Node, step func(*html.Node) *html.Node) bool {
+	for ; s != nil; s = step(s) {
+		switch {
+		case s.Type == html.TextNode:
+			if visibleRunes(s.Data) > 0 {
+				return true
+			}
+		case s.Type == html.ElementNode:
+			return inline[tag(s)] && visibleLen(s) > 0
+		}
+	}
+	return false
 }
 
 // visibleAtMost counts the non-space characters of the text under n, as

@@ -263,6 +263,15 @@ func TestInterfaceLabels(t *testing.T) {
 		{"Loading...", true},
 		{"Gift Article", true},
 		{"37 views", true},
+		{"Photo", true},
+		{"Found This Helpful", true},
+		{"Facebook", true},
+		{"Comments (5 posted)", true},
+		{"Gallery: Xbox One X | 14 Photos", true},
+		{"$7/month", true},
+		{"EXCLUSIVE", true},
+		{"Powered by SmartAsset.com", true},
+		{"The photo shows the harbour at dawn.", false},
 		{"Sign up for our daily newsletter", true},
 		{"Apply Now", true},
 		{"37 views of the harbour", false},
@@ -290,5 +299,19 @@ func TestInterfaceLabels(t *testing.T) {
 				t.Errorf("dropped = %v, want %v", dropped, tc.drop)
 			}
 		})
+	}
+}
+
+// TestInterfaceWordInText: a word of the interface vocabulary set in a
+// sentence ("on <span>Twitter</span>") is a word, not a label.
+func TestInterfaceWordInText(t *testing.T) {
+	root, err := html.Parse(strings.NewReader(`<div id=c><p>Follow her on <a href="https://twitter.com/x"><span>Twitter</span></a> for more.</p></div>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := find(root, atom.Div)
+	pruneInside(c)
+	if got := collapse(textOf(c)); got != "Follow her on Twitter for more." {
+		t.Errorf("text = %q", got)
 	}
 }

@@ -35,7 +35,7 @@ var authorParts = map[string]bool{
 // dev sets: agency credits for reporting and editing, copyright and
 // reprint notices, disclaimers of the author's opinion, comment policies,
 // "originally published" notes.
-var rxEndMatter = lazyRegexp(`(?i)^\W*(?:(?:additional )?reporting by|editing by|writing by|compiled by|(?:this (?:article|story|post) )?(?:was )?(?:originally|first) (?:published|appeared)|copyright\b|©|\(c\) \d{4})|all rights reserved|alle rechte vorbehalten|tous droits réservés|todos los derechos reservados|tutti i diritti riservati|wszelkie prawa zastrzeżone|nachdruck (?:nur|verboten)|reprint(?:s| permission)|gibt die meinung des autors wieder|do(?:es)? not necessarily (?:reflect|represent)|not responsible for the (?:opinions|content)|comment(?:ing)? (?:policy|guidelines)|kommentarrichtlinien|netiquette|^\W*a version of this (?:article|story) (?:appears|appeared)|(?:have|got) an? (?:\w+ ){0,2}(?:tip|story idea)s?\b|read the original (?:article|story|post) (?:on|at)\b|^\W*(?:posted|written|published|geschrieben|veröffentlicht|publicado|publié|opublikowane) (?:by|von|por|par|przez)\b|^\s*[—–]{1,2}\s*\p{Lu}[\p{L}.'’-]*(?:[\s,]+[\p{L}\d.'’&-]+){0,12}\s*$|^\W*send (?:us )?(?:your )?(?:news )?tips\b|^\W*contact (?:the )?(?:author|reporter|writer)\b|may not be (?:published|reproduced), broadcast|\btrust principles\b|^[^.]{0,80}\bcontributed(?: reporting| research| to this (?:report|article|story))?\W*$`)
+var rxEndMatter = lazyRegexp(`(?i)^\W*(?:(?:additional )?reporting by|editing by|writing by|compiled by|(?:this (?:article|story|post) )?(?:was )?(?:originally|first) (?:published|appeared)|copyright\b|©|\(c\) \d{4})|all rights reserved|alle rechte vorbehalten|tous droits réservés|todos los derechos reservados|tutti i diritti riservati|wszelkie prawa zastrzeżone|nachdruck (?:nur|verboten)|reprint(?:s| permission)|gibt die meinung des autors wieder|do(?:es)? not necessarily (?:reflect|represent)|not responsible for the (?:opinions|content)|comment(?:ing)? (?:policy|guidelines)|kommentarrichtlinien|netiquette|^\W*a version of this (?:article|story) (?:appears|appeared)|(?:have|got) an? (?:\w+ ){0,2}(?:tip|story idea)s?\b|read the original (?:article|story|post) (?:on|at)\b|\bis on (?:twitter|x|instagram|facebook|bluesky|mastodon|threads)\b|^\W*(?:this (?:version|story|article) (?:corrects|has been (?:corrected|updated))|correction\s*:|an earlier version of this (?:article|story))|(?:this (?:article|story|post) )?was (?:reprinted|republished|syndicated) (?:on|from|by|with)\b|^\W*(?:posted|written|published|geschrieben|veröffentlicht|publicado|publié|opublikowane) (?:by|von|por|par|przez)\b|^\s*[—–]{1,2}\s*\p{Lu}[\p{L}.'’-]*(?:[\s,]+[\p{L}\d.'’&-]+){0,12}\s*$|^\W*send (?:us )?(?:your )?(?:news )?tips\b|^\W*contact (?:the )?(?:author|reporter|writer)\b|may not be (?:published|reproduced), broadcast|\btrust principles\b|^[^.]{0,80}\bcontributed(?: reporting| research| to this (?:report|article|story))?\W*$`)
 
 // isEndMatter reports whether n is a short block named for its author or
 // worded as end matter.
@@ -55,7 +55,7 @@ func isEndMatter(n *html.Node) bool {
 // four capitalised words, then "is a reporter …", "is the founder of …",
 // "ist Redakteurin …", "es periodista …" (after the name: the role,
 // within a few words).
-var rxBio = lazyRegexp(`^\W*\p{Lu}[\p{L}.'’-]+(?:\s+\p{Lu}[\p{L}.'’-]+){1,3},?\s+(?:is|was|has been|ist|war|es|fue|est)\s+(?:a|an|the|ein|eine|der|die|un|una|el|la|le|l')?\s*(?:[\p{L}-]+\s+){0,4}?(?:writer|reporter|editor|correspondent|journalist|columnist|contributor|producer|author|freelancer?|founder|co-founder|ceo|director|professor|fellow|analyst|researcher|consultant|student|redakteur(?:in)?|autor(?:in)?|journalist(?:in)?|korrespondent(?:in)?|gründer(?:in)?|periodista|corresponsal|redactor(?:a)?|journaliste|rédact(?:eur|rice)|correspondant(?:e)?|fondat(?:eur|rice))\b`)
+var rxBio = lazyRegexp(`^\W*\p{Lu}[\p{L}.'’-]+(?:\s+\p{Lu}[\p{L}.'’-]+){1,3},?\s+(?:(?:has covered|covers|writes about|reports on|schreibt über)\b|(?:is|was|has been|ist|war|es|fue|est)\s+(?:a|an|the|ein|eine|der|die|un|una|el|la|le|l')?\s*(?:[\p{L}-]+\s+){0,4}?(?:writer|reporter|editor|correspondent|journalist|columnist|contributor|producer|author|freelancer?|founder|co-founder|ceo|director|professor|fellow|analyst|researcher|consultant|student|economist|redakteur(?:in)?|autor(?:in)?|journalist(?:in)?|korrespondent(?:in)?|gründer(?:in)?|professor(?:in)?|wissenschaftler(?:in)?|periodista|corresponsal|redactor(?:a)?|investigador(?:a)?|profesor(?:a)?|politólog[oa]|analista|escritor(?:a)?|economista|journaliste|rédact(?:eur|rice)|correspondant(?:e)?|fondat(?:eur|rice)|chercheu(?:r|se)|professeur|écrivain)\b)`)
 
 // isAuthorLine reports whether n is a byline (density.go's isByline) or a
 // short block named for its author.
@@ -93,8 +93,12 @@ func isURLLine(n *html.Node) bool {
 		return false
 	}
 	l := strings.ToLower(t)
-	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") || strings.HasPrefix(l, "www.")
+	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") || strings.HasPrefix(l, "www.") ||
+		rxEmailOnly().MatchString(l)
 }
+
+// rxEmailOnly matches a text that is one e-mail address.
+var rxEmailOnly = lazyRegexp(`^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$`)
 
 // maxRelatedHeadingChars bounds a heading that announces other pages.
 const maxRelatedHeadingChars = 60

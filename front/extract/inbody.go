@@ -19,7 +19,7 @@ const maxFurnitureChars = 300
 
 // rxPitch matches a paywall or membership pitch, in the languages of the
 // dev sets.
-var rxPitch = lazyRegexp(`(?i)\bto (?:view|read|continue reading|keep reading) (?:the|this) (?:full |whole |entire )?(?:story|article|post)|already an? (?:subscriber|member)|subscribers? (?:only|also receive|get)|please (?:subscribe|log ?in|sign ?in) to\b|\bsupport (?:our|independent|quality) journalism|become a (?:member|subscriber|patron)|if you (?:enjoyed|liked|value) (?:reading )?this|would you consider supporting|schon abonnent|jetzt (?:abonnieren|unterstützen)|únete a nuestra comunidad|hazte (?:socio|miembro)|apoya el periodismo|déjà abonné|abonnez-vous|zostań (?:patronem|subskrybentem)|\bwhen you join\b|\bjoin (?:now|today) (?:or|and|to)\b|unlimited (?:digital )?access|\brenew (?:now|today|your (?:subscription|membership))`)
+var rxPitch = lazyRegexp(`(?i)\bto (?:view|read|continue reading|keep reading) (?:the|this) (?:full |whole |entire )?(?:story|article|post)|already an? (?:subscriber|member)|subscribers? (?:only|also receive|get)|please (?:subscribe|log ?in|sign ?in) to\b|\bsupport (?:our|independent|quality) journalism|become a (?:member|subscriber|patron)|if you (?:enjoyed|liked|value) (?:reading )?this|would you consider supporting|schon abonnent|jetzt (?:abonnieren|unterstützen)|únete a nuestra comunidad|hazte (?:socio|miembro)|apoya el periodismo|déjà abonné|abonnez-vous|zostań (?:patronem|subskrybentem)|\bcancel (?:at )?any ?time\b|\bwe accept (?:all major )?credit cards?\b|\bwhen you join\b|\bjoin (?:now|today) (?:or|and|to)\b|unlimited (?:digital )?access|\brenew (?:now|today|your (?:subscription|membership))`)
 
 // rxStamp matches an "Updated …" stamp with a time or date. ("Published
 // …" lines stay: annotators keep the date a story was published as often
@@ -30,10 +30,10 @@ var rxStamp = lazyRegexp(`(?i)^\W*(?:updated|last (?:updated|modified)|aktualisi
 var rxCounter = lazyRegexp(`(?i)^\W*(?:(?:image|photo|picture|slide|bild|foto|imagen|zdjęcie)\s+)?\d{1,3}\s*(?:of|/|von|de|sur|di|z)\s*\d{1,3}\W*$`)
 
 // rxRelated matches the label of an inline related-story teaser.
-var rxRelated = lazyRegexp(`(?i)^\W*(?:related(?: stories| articles| coverage| content| reading| post| posts)?|more on this(?: story| topic)?|more:|read (?:more|also|next)|also read|see also|watch(?: now)?|listen|photos|video|lesen sie (?:auch|mehr)|auch interessant|leer (?:más|también)|lea también|lire (?:aussi|la suite)|dowiedz się więcej|czytaj (?:też|także|również|więcej)|zobacz (?:też|także|również)|ähnliche artikel|verwandte artikel|mehr dazu|relacionad[oa]s?|noticias relacionadas|à lire (?:aussi|également)|sur le même sujet|correlati|powiązane)\s*[:|]`)
+var rxRelated = lazyRegexp(`(?i)^\W*(?:related(?: stories| articles| coverage| content| reading| post| posts)?|more on this(?: story| topic)?|more:|read (?:more|also|next)|read|also read|see also|watch(?: now)?|listen|photos|video|lesen sie (?:auch|mehr)|auch interessant|leer (?:más|también)|lea también|lire (?:aussi|la suite)|dowiedz się więcej|czytaj (?:też|także|również|więcej)|zobacz (?:też|także|również)|ähnliche artikel|verwandte artikel|mehr dazu|relacionad[oa]s?|noticias relacionadas|à lire (?:aussi|également)|sur le même sujet|correlati|powiązane)\s*[:|]`)
 
 // pitchGate holds a word of every alternative of rxPitch.
-var pitchGate = keywordGate{"when you join", "join now", "join today", "unlimited", "renew", "to view", "to read", "to continue", "to keep", "already a", "subscriber", "please", "journalism", "become a", "if you", "consider", "abonn", "jetzt", "únete", "hazte", "apoya", "zostań"}
+var pitchGate = keywordGate{"cancel", "we accept", "when you join", "join now", "join today", "unlimited", "renew", "to view", "to read", "to continue", "to keep", "already a", "subscriber", "please", "journalism", "become a", "if you", "consider", "abonn", "jetzt", "únete", "hazte", "apoya", "zostań"}
 
 // rxDisclosure matches an advertising or affiliate disclosure: "This
 // post contains affiliate links", "We may receive compensation when you
@@ -61,7 +61,7 @@ const minMetaLabels = 2
 // rxTimestamp matches a line that is only a date with a time, or only a
 // time, with at most a name after it: "24. März 2004, 19:49 | Genesis",
 // "3:59 PM", "asked Feb 6, 2014 at 20:37".
-var rxTimestamp = lazyRegexp(`(?i)^\W*(?:(?:asked|answered|edited|modified|posted|geschrieben|gepostet|publié|publicado)\s+)?(?:[\p{L}\d.,/–—-]+\s+){0,5}?(?:um\s+|at\s+|à\s+|a las\s+|,\s*)?(?:[01]?\d|2[0-3])[:.][0-5]\d(?:\s*(?:am|pm|uhr|h))?(?:\s*[|·•]\s*[\p{L}\d ._-]{1,20})?\W*$`)
+var rxTimestamp = lazyRegexp(`(?i)^\W*(?:(?:asked|answered|edited|modified|posted|geschrieben|gepostet|publié|publicado)\s+)?(?:[\p{L}\d.,/–—-]+\s+){0,5}?(?:um\s+|at\s+|à\s+|a las\s+|,\s*)?(?:[01]?\d|2[0-3])[:.][0-5]\d(?:\s*(?:am|pm|a\.m\.|p\.m\.|uhr|h))?(?:\s*(?:et|est|edt|ct|cst|cdt|pt|pst|pdt|gmt|utc|bst|cet|cest|mez|mesz))?(?:\s*(?:[|·•]|by|von|por|par)\s*[\p{L}\d ._-]{1,30})?\W*$`)
 
 // disclosureGate holds a word of every alternative of rxDisclosure.
 var disclosureGate = keywordGate{"werbung", "werbelink", "anzeige", "sponsor", "advertorial", "affiliat", "afiliado", "affiliés", "references to products", "paid", "compensation", "commission", "provision"}
