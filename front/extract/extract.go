@@ -196,6 +196,7 @@ func HTML(ctx context.Context, doc string, base *url.URL) (Result, error) {
 	pruneImageCaptions(content)
 	pruneEmbedLines(content)
 	pruneFurniture(content)
+	pruneTeaserRuns(content)
 	tailCut := cutAtRelatedHeading(content)
 	tailCut = cutAtContact(content) || tailCut
 	// what stood above a cut list of other pages may be its furniture

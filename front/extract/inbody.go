@@ -93,3 +93,69 @@ func pruneFurniture(root *html.Node) {
 			rxRelated().MatchString(t) && linkDensity(n) > 0
 	})
 }
+
+// minTeaserWords is the fewest words of a linked headline.
+const minTeaserWords = 3
+
+// pruneTeaserRuns removes runs of two or more paragraphs that are each
+// wholly one link of a few words: headlines of other stories set between
+// the article's paragraphs ("Five things we learned from the interview").
+// A list of links is left to the passes that judge lists.
+func pruneTeaserRuns(root *html.Node) {
+	var run, drop []*html.Node
+	flush := func() {
+		if len(run) >= 2 {
+			drop = append(drop, run...)
+		}
+		run = run[:0]
+	}
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch {
+			case c.Type == html.TextNode:
+				if visibleRunes(c.Data) > 0 {
+					flush()
+				}
+			case c.Type != html.ElementNode:
+			case isTeaserLine(c):
+				run = append(run, c)
+			case tag(c) == atom.P || isHeading(c) || isList(c) || tag(c) == atom.Table || tag(c) == atom.Blockquote || tag(c) == atom.Pre:
+				flush()
+			case visibleLen(c) == 0:
+			default:
+				flush()
+				walk(c)
+				flush()
+			}
+		}
+	}
+	walk(root)
+	flush()
+	for _, d := range drop {
+		d.Parent.RemoveChild(d)
+	}
+}
+
+// isTeaserLine reports whether n is a paragraph that is wholly one link
+// of at least minTeaserWords words and at most a line.
+func isTeaserLine(n *html.Node) bool {
+	if tag(n) != atom.P && tag(n) != atom.Div {
+		return false
+	}
+	l, ok := visibleAtMost(n, maxFurnitureChars)
+	if !ok || l == 0 || holdsBlocks(n) || linkDensity(n) < 1 {
+		return false
+	}
+	links, anchors := 0, 0
+	walkElements(n, func(e *html.Node) {
+		if tag(e) == atom.A {
+			links++
+			// a link to a place in a page is a table of contents
+			if h, _ := attr(e, "href"); strings.Contains(h, "#") {
+				anchors++
+			}
+		}
+	})
+	return links == 1 && anchors == 0 && len(strings.Fields(textOf(n))) >= minTeaserWords
+}
