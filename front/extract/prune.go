@@ -160,7 +160,7 @@ const maxCallToActionLen = 300
 // pages: subscribe, sign up for the newsletter, follow us, get the app,
 // support our journalism, and a trailing "Source: …" line, in the
 // languages of the dev sets.
-var rxCallToAction = lazyRegexp(`(?i)subscri(?:be|ption|ber)|newsletter|\bclick here\b|\bget the\b.{0,30}\bapp\b|sign(?:ing)? up\b|\bfollow us\b|\bfollow (?:\S+ ){1,3}on (?:twitter|x|facebook|instagram|linkedin|threads|bluesky|mastodon)\b|download (?:the|our)\b.{0,30}\bapps?\b|\bsupport (?:us|our|independent)\b|become a (?:member|subscriber|patron)|\btelegram\b|\bwhatsapp\b|abonn|folgen sie uns|unterstützen sie|suscr[ií]b|suscripci[oó]n|únete|hazte miembro|s[ií]guenos|ap[óo]yanos|inscrivez|suivez-nous|soutenez|subskryp|zapraszamy do|obserwuj nas|iscriviti|seguici|assine|inscreva|^\W*(?:source|quelle|źródło|fuente|fonte)\s*:`)
+var rxCallToAction = lazyRegexp(`(?i)subscri(?:be|ption|ber)|newsletter|\bclick here\b|\bget the\b.{0,30}\bapp\b|sign(?:ing)? up (?:for|to|now|here|today|below|free)\b|\bsign up\W*$|\bfollow us\b|\bfollow (?:\S+ ){1,3}on (?:twitter|x|facebook|instagram|linkedin|threads|bluesky|mastodon)\b|download (?:the|our)\b.{0,30}\bapps?\b|\bsupport (?:us|our|independent)\b|become a (?:member|subscriber|patron)|\btelegram\b|\bwhatsapp\b|abonn|folgen sie uns|unterstützen sie|suscr[ií]b|suscripci[oó]n|únete|hazte miembro|s[ií]guenos|ap[óo]yanos|inscrivez|suivez-nous|soutenez|subskryp|zapraszamy do|obserwuj nas|iscriviti|seguici|assine|inscreva|^\W*(?:source|quelle|źródło|fuente|fonte)\s*:`)
 
 // isCallToAction reports whether n is a short block that asks the reader
 // to subscribe, follow or support rather than telling the story.
