@@ -314,7 +314,7 @@ const maxBylineChars = 100
 
 // rxByline matches the word a byline starts with, in the languages of the
 // dev sets.
-var rxByline = lazyRegexp(`(?i)^\W*(?:by|von|por|par|di|de|door|przez|av|af)\s+\p{Lu}`)
+var rxByline = lazyRegexp(`(?i)^\W*(?:by|von|por|par|di|de|door|przez|av|af)\s+(?-i:\p{Lu})`)
 
 // isByline reports whether b is a short block that names the author: it
 // starts with "By" or holds an element marked up as the author.

@@ -263,6 +263,8 @@ func TestInterfaceLabels(t *testing.T) {
 		{"Loading...", true},
 		{"Gift Article", true},
 		{"37 views", true},
+		{"Current Time 0:00", true},
+		{"Watch video 02:17", true},
 		{"Photo", true},
 		{"Found This Helpful", true},
 		{"Facebook", true},

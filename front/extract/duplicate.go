@@ -19,22 +19,30 @@ import (
 // "Day 7") repeats on purpose.
 const minDuplicateChars = 40
 
-// dropDuplicateHeadings removes headings that repeat another block.
+// maxDuplicateChars bounds a block compared with the others: a standfirst
+// is a few lines.
+const maxDuplicateChars = 600
+
+// dropDuplicateHeadings removes headings that repeat another block. A
+// heading inside a heading (a template nests them) is judged with the
+// outer one, not as its copy.
 func dropDuplicateHeadings(content *html.Node) {
 	headings := map[string][]*html.Node{}
 	paragraphs := map[string]bool{}
 	walkElements(content, func(n *html.Node) {
-		if !isHeading(n) && tag(n) != atom.P {
+		if !isHeading(n) && tag(n) != atom.P || underHeading(n) {
+			return
+		}
+		// a block printed twice is a line or two: longer ones are not
+		// keyed (and the key of a huge block is not built)
+		if l, ok := visibleAtMost(n, maxDuplicateChars); !ok || l < minDuplicateChars {
 			return
 		}
 		key := strings.ToLower(collapse(textOf(n)))
-		if visibleRunes(key) < minDuplicateChars {
-			return
-		}
 		switch {
 		case isHeading(n):
 			headings[key] = append(headings[key], n)
-		case !underHeading(n) && !holdsBlocks(n):
+		case !holdsBlocks(n):
 			paragraphs[key] = true
 		}
 	})
@@ -50,8 +58,8 @@ func dropDuplicateHeadings(content *html.Node) {
 	}
 }
 
-// underHeading reports whether n sits inside a heading (a <p> that
-// readability made of a heading's <div>).
+// underHeading reports whether n sits inside a heading: a heading nested
+// in a heading, or a <p> that readability made of a heading's <div>.
 func underHeading(n *html.Node) bool {
 	for p := n.Parent; p != nil; p = p.Parent {
 		if isHeading(p) {

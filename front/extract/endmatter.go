@@ -35,7 +35,7 @@ var authorParts = map[string]bool{
 // dev sets: agency credits for reporting and editing, copyright and
 // reprint notices, disclaimers of the author's opinion, comment policies,
 // "originally published" notes.
-var rxEndMatter = lazyRegexp(`(?i)^\W*(?:(?:additional )?reporting by|editing by|writing by|compiled by|(?:this (?:article|story|post) )?(?:was )?(?:originally|first) (?:published|appeared)|copyright\b|©|\(c\) \d{4})|all rights reserved|alle rechte vorbehalten|tous droits réservés|todos los derechos reservados|tutti i diritti riservati|wszelkie prawa zastrzeżone|nachdruck (?:nur|verboten)|reprint(?:s| permission)|gibt die meinung des autors wieder|do(?:es)? not necessarily (?:reflect|represent)|not responsible for the (?:opinions|content)|comment(?:ing)? (?:policy|guidelines)|kommentarrichtlinien|netiquette|^\W*a version of this (?:article|story) (?:appears|appeared)|(?:have|got) an? (?:\w+ ){0,2}(?:tip|story idea)s?\b|read the original (?:article|story|post) (?:on|at)\b|\bis on (?:twitter|x|instagram|facebook|bluesky|mastodon|threads)\b|^\W*(?:this (?:version|story|article) (?:corrects|has been (?:corrected|updated))|correction\s*:|an earlier version of this (?:article|story))|(?:this (?:article|story|post) )?was (?:reprinted|republished|syndicated) (?:on|from|by|with)\b|^\W*(?:posted|written|published|geschrieben|veröffentlicht|publicado|publié|opublikowane) (?:by|von|por|par|przez)\b|^\s*[—–]{1,2}\s*\p{Lu}[\p{L}.'’-]*(?:[\s,]+[\p{L}\d.'’&-]+){0,12}\s*$|^\W*send (?:us )?(?:your )?(?:news )?tips\b|^\W*contact (?:the )?(?:author|reporter|writer)\b|may not be (?:published|reproduced), broadcast|\btrust principles\b|^[^.]{0,80}\bcontributed(?: reporting| research| to this (?:report|article|story))?\W*$`)
+var rxEndMatter = lazyRegexp(`(?i)^\W*(?:(?:additional )?reporting by|editing by|writing by|compiled by|(?:this (?:article|story|post) )?(?:was )?(?:originally|first) (?:published|appeared)|copyright\b|©|\(c\) \d{4})|all rights reserved|alle rechte vorbehalten|tous droits réservés|todos los derechos reservados|tutti i diritti riservati|wszelkie prawa zastrzeżone|nachdruck (?:nur|verboten)|reprint(?:s| permission)|gibt die meinung des autors wieder|do(?:es)? not necessarily (?:reflect|represent)|not responsible for the (?:opinions|content)|comment(?:ing)? (?:policy|guidelines)|kommentarrichtlinien|netiquette|^\W*a version of this (?:article|story) (?:appears|appeared)|^\W*(?:have|got) an? (?:\w+ ){0,2}(?:tip|story idea)s?\b|read the original (?:article|story|post) (?:on|at)\b|\bis on (?:twitter|x|instagram|facebook|bluesky|mastodon|threads) (?:at\b|@)|^\W*(?:this (?:version|story|article) (?:corrects|has been (?:corrected|updated))|correction\s*:|an earlier version of this (?:article|story))|^\W*this (?:article|story|post|piece) was (?:reprinted|republished|syndicated) (?:on|from|by|with)\b|^\W*(?:posted|written|published|geschrieben|veröffentlicht|publicado|publié|opublikowane) (?:by|von|por|par|przez)\s+(?-i:\p{Lu})[^.!?]{0,60}\W*$|^\s*[—–]{1,2}\s*(?-i:\p{Lu}[\p{L}.'’-]*(?:\s+\p{Lu}[\p{L}.'’-]*){0,3})(?:\s*,\s*[\p{L}\d .'’&-]{1,40})?\s*$|^\W*send (?:us )?(?:your )?(?:news )?tips\b|^\W*contact (?:the )?(?:author|reporter|writer)\b|may not be (?:published|reproduced), broadcast|\btrust principles\b|^[^.]{0,80}\bcontributed(?: reporting| research| to this (?:report|article|story))?\W*$`)
 
 // isEndMatter reports whether n is a short block named for its author or
 // worded as end matter.
@@ -55,7 +55,7 @@ func isEndMatter(n *html.Node) bool {
 // four capitalised words, then "is a reporter …", "is the founder of …",
 // "ist Redakteurin …", "es periodista …" (after the name: the role,
 // within a few words).
-var rxBio = lazyRegexp(`^\W*\p{Lu}[\p{L}.'’-]+(?:\s+\p{Lu}[\p{L}.'’-]+){1,3},?\s+(?i:(?:has covered|covers|writes about|reports on|schreibt über)\b|(?:is|was|has been|ist|war|es|fue|est)\s+(?:a|an|the|ein|eine|der|die|un|una|el|la|le|l')?\s*(?:[\p{L}-]+\s+){0,4}?(?:writer|reporter|editor|correspondent|journalist|columnist|contributor|producer|author|freelancer?|founder|co-founder|ceo|director|professor|fellow|analyst|researcher|consultant|student|economist|redakteur(?:in)?|autor(?:in)?|journalist(?:in)?|korrespondent(?:in)?|gründer(?:in)?|professor(?:in)?|wissenschaftler(?:in)?|periodista|corresponsal|redactor(?:a)?|investigador(?:a)?|profesor(?:a)?|politólog[oa]|analista|escritor(?:a)?|economista|journaliste|rédact(?:eur|rice)|correspondant(?:e)?|fondat(?:eur|rice)|chercheu(?:r|se)|professeur|écrivain)\b)`)
+var rxBio = lazyRegexp(`^\W*\p{Lu}[\p{L}.'’-]+(?:\s+\p{Lu}[\p{L}.'’-]+){1,3},?\s+(?i:(?:has covered|covers|writes about|reports on|schreibt über)\b|(?:is|has been|ist|es|est)\s+(?:a|an|the|ein|eine|der|die|un|una|el|la|le|l')?\s*(?:[\p{L}-]+\s+){0,4}?(?:writer|reporter|editor|correspondent|journalist|columnist|contributor|producer|author|freelancer?|founder|co-founder|ceo|director|professor|fellow|analyst|researcher|consultant|economist|redakteur(?:in)?|autor(?:in)?|journalist(?:in)?|korrespondent(?:in)?|gründer(?:in)?|professor(?:in)?|wissenschaftler(?:in)?|periodista|corresponsal|redactor(?:a)?|investigador(?:a)?|profesor(?:a)?|politólog[oa]|analista|escritor(?:a)?|economista|journaliste|rédact(?:eur|rice)|correspondant(?:e)?|fondat(?:eur|rice)|chercheu(?:r|se)|professeur|écrivain)\b)`)
 
 // isAuthorLine reports whether n is a byline (density.go's isByline) or a
 // short block named for its author.
@@ -105,7 +105,7 @@ const maxRelatedHeadingChars = 60
 
 // rxRelatedHeading matches a heading that announces other pages rather
 // than a section of the article, in the languages of the dev sets.
-var rxRelatedHeading = lazyRegexp(`(?i)^\W*(?:more from\b|most (?:read|popular|viewed|shared|recent)\b|trending(?: now| stories| articles)?$|latest (?:news|stories|articles|posts)$|editors?'?s?’?s? picks?$|top stories$|(?:what to )?read next$|up next$|related topics$|more on this story$|(?:das |dies )?könnte (?:sie|dich) (?:auch )?interessieren|you (?:may|might) (?:also )?(?:like|enjoy|be interested)|(?:more|other) (?:stories|articles|posts|news) (?:from|like|on|about)|related (?:stories|articles|posts|content|coverage|news|reading)|recommended (?:for you|stories|articles|reading)|entdecke weitere|weitere (?:artikel|beiträge|meldungen|nachrichten|themen)|ähnliche (?:artikel|beiträge)|mehr zum thema|te puede interesar|también te (?:puede|podría) interesar|noticias relacionadas|artículos relacionados|à lire (?:aussi|également)|articles liés|sur le même sujet|dans la même rubrique|leggi anche|articoli correlati|czytaj (?:też|także)|zobacz (?:też|także)|polecane)\b`)
+var rxRelatedHeading = lazyRegexp(`(?i)^\W*(?:more from\b[^.:!?]{0,40}$|most (?:read|popular|viewed|shared|recent)(?: (?:stories|articles|news|posts|videos))?$|trending(?: now| stories| articles)?$|latest (?:news|stories|articles|posts)$|editors?'?s?’?s? picks?$|top stories$|(?:what to )?read next$|up next$|related topics$|more on this story$|(?:das |dies )?könnte (?:sie|dich) (?:auch )?interessieren|you (?:may|might) (?:also )?(?:like|enjoy|be interested)|(?:more|other) (?:stories|articles|posts|news) (?:from|like|on|about)|related (?:stories|articles|posts|content|coverage|news|reading)|recommended (?:for you|stories|articles|reading)|entdecke weitere|weitere (?:artikel|beiträge|meldungen|nachrichten|themen)|ähnliche (?:artikel|beiträge)|mehr zum thema|te puede interesar|también te (?:puede|podría) interesar|noticias relacionadas|artículos relacionados|à lire (?:aussi|également)|articles liés|sur le même sujet|dans la même rubrique|leggi anche|articoli correlati|czytaj (?:też|także)|zobacz (?:też|także)|polecane)\b`)
 
 // cutAtRelatedHeading removes, from the last maxTailShare of the
 // content, a heading that announces other pages ("You might also like",
@@ -158,7 +158,7 @@ func cutAtTailHeading(content *html.Node, match func(string) bool, accept func(a
 	var h *html.Node
 	walkElements(content, func(n *html.Node) {
 		if h == nil && (isHeading(n) || tag(n) == atom.P || tag(n) == atom.Div && n.FirstChild != nil && n.FirstChild == n.LastChild && n.FirstChild.Type == html.TextNode) &&
-			visibleLen(n) <= maxRelatedHeadingChars && match(collapse(textOf(n))) {
+			shortText(n, maxRelatedHeadingChars) && match(collapse(textOf(n))) {
 			h = n
 		}
 	})
@@ -185,4 +185,11 @@ func cutAtTailHeading(content *html.Node, match func(string) bool, accept func(a
 		d.Parent.RemoveChild(d)
 	}
 	return true
+}
+
+// shortText reports whether n has at most max visible characters,
+// counting no further than that.
+func shortText(n *html.Node, max int) bool {
+	_, ok := visibleAtMost(n, max)
+	return ok
 }

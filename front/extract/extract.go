@@ -51,11 +51,14 @@
 //     picture credits and captions, paywall and membership pitches,
 //     "Updated …" stamps, gallery counters, linked "Related: …" teasers
 //     and interface text ("Share", "Load more", "5 min read") anywhere
-//     (credit.go, inbody.go, prune.go). The headline printed again at
-//     the top goes, with a kicker or date above it (title.go). When the
-//     content is still shorter than minChars and the page's JSON-LD has a
-//     much longer articleBody that the page shows, that text is the
-//     content (jsonld.go).
+//     (credit.go, inbody.go, prune.go), embedded posts' account lines
+//     (social.go), a press contact at the end (endmatter.go), and runs of
+//     linked headlines between the paragraphs (inbody.go). The headline
+//     printed again at the top goes, with a kicker or date above it
+//     (title.go), and a heading that repeats a paragraph (duplicate.go).
+//     When the content is still shorter than minChars and the page's
+//     JSON-LD has a much longer articleBody that the page shows, that
+//     text is the content (jsonld.go).
 //     Make links and images absolute against the page URL or its <base
 //     href>; drop links whose scheme is not http, https, mailto or ftp.
 //  6. Put a drop cap set apart before the first paragraph back into its

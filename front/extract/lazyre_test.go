@@ -121,6 +121,15 @@ func TestKeywordGates(t *testing.T) {
 			"If you enjoyed this, share it", "Would you consider supporting us?", "Schon Abonnent?",
 			"Jetzt abonnieren", "Únete a nuestra comunidad", "Hazte socio", "Apoya el periodismo",
 			"Déjà abonné ?", "Abonnez-vous", "Zostań patronem",
+			"A flexible plan you can cancel anytime.", "We accept credit card, Apple Pay and Google Pay.",
+			"Join now or renew to get:", "You get unlimited digital access to our reporting.",
+			"Unlimited access to all our journalism",
+		}},
+		{"cookie notice", cookieGate, rxCookieNotice, []string{
+			"This website uses cookies to improve your experience.", "We use cookies.",
+			"Diese Webseite verwendet Cookies.", "Wir verwenden Cookies, die …", "Utilizamos cookies propias.",
+			"Este sitio web utiliza cookies.", "Nous utilisons des cookies.", "Ce site utilise des cookies.",
+			"Używamy plików cookies.", "Questo sito utilizza i cookie.",
 		}},
 		{"disclosure", disclosureGate, rxDisclosure, []string{
 			"*Werbung", "Anzeige: dieser Text", "This post contains affiliate links.",

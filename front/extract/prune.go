@@ -2,6 +2,8 @@ package extract
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -128,7 +130,7 @@ func tailBlocks(n *html.Node, drop *[]*html.Node, afterNav bool) bool {
 				*drop = append(*drop, c)
 				afterNav = true
 			}
-		case !isHeading(c) && (isEndMatter(c) || isURLLine(c) || isDateLine(c)):
+		case !isHeading(c) && (isEndMatter(c) || isURLLine(c) || isDateLine(c) && !isSentence(c)):
 			*drop = append(*drop, c)
 			afterNav = true
 		case isHeading(c):
@@ -160,7 +162,7 @@ const maxCallToActionLen = 300
 // pages: subscribe, sign up for the newsletter, follow us, get the app,
 // support our journalism, and a trailing "Source: …" line, in the
 // languages of the dev sets.
-var rxCallToAction = lazyRegexp(`(?i)subscri(?:be|ption|ber)|newsletter|\bclick here\b|\bget the\b.{0,30}\bapp\b|sign(?:ing)? up (?:for|to|now|here|today|below|free)\b|\bsign up\W*$|\bfollow us\b|\bfollow (?:\S+ ){1,3}on (?:twitter|x|facebook|instagram|linkedin|threads|bluesky|mastodon)\b|download (?:the|our)\b.{0,30}\bapps?\b|\bsupport (?:us|our|independent)\b|become a (?:member|subscriber|patron)|\btelegram\b|\bwhatsapp\b|abonn|folgen sie uns|unterstützen sie|suscr[ií]b|suscripci[oó]n|únete|hazte miembro|s[ií]guenos|ap[óo]yanos|inscrivez|suivez-nous|soutenez|subskryp|zapraszamy do|obserwuj nas|iscriviti|seguici|assine|inscreva|^\W*(?:source|quelle|źródło|fuente|fonte)\s*:`)
+var rxCallToAction = lazyRegexp(`(?i)subscri(?:be|ption|ber)|newsletter|\bclick here\b|^\W*(?:click here to )?get the\b.{0,30}\bapp\b|sign(?:ing)? up (?:for|to|now|here|today|below|free)\b|\bsign up\W*$|\bfollow us\b|\bfollow (?:\S+ ){1,3}on (?:twitter|x|facebook|instagram|linkedin|threads|bluesky|mastodon)\b|download (?:the|our)\b.{0,30}\bapps?\b|\bsupport (?:us|our|independent)\b|become a (?:member|subscriber|patron)|\btelegram\b|\bwhatsapp\b|abonn|folgen sie uns|unterstützen sie|suscr[ií]b|suscripci[oó]n|únete|hazte miembro|s[ií]guenos|ap[óo]yanos|inscrivez|suivez-nous|soutenez|subskryp|zapraszamy do|obserwuj nas|iscriviti|seguici|assine|inscreva|^\W*(?:source|quelle|źródło|fuente|fonte)\s*:`)
 
 // isCallToAction reports whether n is a short block that asks the reader
 // to subscribe, follow or support rather than telling the story.
@@ -192,8 +194,9 @@ func isLabel(n *html.Node, afterNav bool) bool {
 		return true
 	}
 	// the character bound keeps a sentence in a script written without
-	// spaces (one "word") from passing for a label
-	return afterNav && w <= maxLabelWords && l <= maxShortLabelChars
+	// spaces (one "word") from passing for a label; a label does not end
+	// a sentence ("Stay safe." does)
+	return afterNav && w <= maxLabelWords && l <= maxShortLabelChars && !strings.HasSuffix(t, ".") && !strings.HasSuffix(t, "!") && !strings.HasSuffix(t, "?")
 }
 
 // hasLink reports whether n is or holds a link.
@@ -370,14 +373,41 @@ func isDateLine(n *html.Node) bool {
 	return l <= maxDateLineChars && rxDate().MatchString(collapse(textOf(n)))
 }
 
+// minSentenceWords is how many words in lower case make a line a
+// sentence rather than a label with a date ("The trial is set to begin on
+// 12 May 2025." against "Gespeichert von rasos am 24. Juli 2017").
+const minSentenceWords = 4
+
+// isSentence reports whether n's text reads as a sentence: it holds
+// minSentenceWords words or more that begin in lower case.
+func isSentence(n *html.Node) bool {
+	lower := 0
+	for _, w := range strings.Fields(textOf(n)) {
+		if r, _ := utf8.DecodeRuneInString(w); unicode.IsLower(r) {
+			lower++
+		}
+	}
+	return lower >= minSentenceWords
+}
+
 // rxAdLabel matches a block that only labels an advertisement.
 var rxAdLabel = lazyRegexp(`(?i)^\W*(?:advertisement|advertising|supported by|paid content|paid post|(?:powered|promoted|presented) by\s+[\p{L}\d .&-]{1,30}|anzeige|werbung|reklama|publicidad|publicité|pubblicità|sponsored|gesponsert)\W*$`)
 
 // rxInterface matches a block that is the page's interface, not its text:
-// share and print buttons' labels, "Load more", "Write a comment",
-// reading-time and read-aloud widgets, "N bloggers like this", an
-// "External content" placeholder, in the languages of the dev sets.
-var rxInterface = lazyRegexp(`(?i)^\W*(?:(?:social )?share(?: (?:or comment on )?this(?: article| story| post| page)?)?(?: on \w+)?|gift (?:this )?article|photo|image|video|foto|bild|found this helpful|was this (?:article|page|answer) helpful\??|helpful\?|save|facebook|twitter|instagram|youtube|tiktok|linkedin|pinterest|whatsapp|comments? \(\d+(?: posted)?\)|gallery\s*:\s*[^|]{1,60}\|\s*\d+\s*(?:photos|images|pictures|bilder|fotos)|from\s+[$€£]\s?\d[\d.,]*|[$€£]\s?\d[\d.,]*\s*(?:/|per|a)\s*(?:month|year|week|mo|yr|person/year|monat|jahr)|(?:exclusive|breaking(?: news)?|developing(?: story)?|live updates)|\d[\d,.]*\s*(?:views?|reads|aufrufe|leser|vues|visitas|wyświetle\w*)|(?:sign up|subscribe|register) (?:for|to) (?:our|the|my) (?:free )?(?:[\w-]+ ){0,3}(?:newsletters?|e-?mails?|updates)|apply now|jetzt bewerben|(?:check|see|view|shop) (?:the )?(?:price|deal|product|it|now)(?: (?:at|on) [\w.]+)?|buy (?:now|it now|it here|on [\w.]+|at [\w.]+)|(?:see|shop) (?:it )?(?:at|on) [\w.]+|jetzt (?:kaufen|bestellen|ansehen)|zum (?:angebot|shop|produkt)|bei [\w.]+ (?:ansehen|kaufen|bestellen)|ver (?:oferta|precio)|voir l'offre|(?:[$€£]\s?\d[\d.,]*|\d[\d.,]*\s?(?:€|eur|usd))\s*(?:at|bei|on|from|chez|en|auf)\s+[\p{L}\d .&'-]{2,30}|comment on this (?:story|article)|save (?:this )?(?:article|story)|scroll down for (?:video|more)|teilen|artikel teilen|compartir|partager|udostępnij|condividi|print(?: this)?(?: article| page)?|drucken|imprimer|imprimir|(?:load|show) more(?: comments| stories)?|mehr laden|lade weitere inhalte|weitere inhalte laden|cargar más|(?:write|leave|post|add) a comment|kommentar(?:e)? (?:schreiben|verfassen)|deja un comentario|laisser un commentaire|%d (?:bloggers?|bloggern) (?:like|gefällt) (?:this|das)|like this|gefällt mir|listen to (?:this )?(?:article|story)|artikel (?:anhören|vorlesen)|text vorlesen|(?:reading time|lesezeit|tiempo de lectura|temps de lecture)\W*(?:ca\.?\s*)?\d+\s*\w*|\d+\s*(?:min(?:ute)?s?\.?|minuten) (?:read|lesezeit|lesedauer|de lectura|de lecture)|externer inhalt|external content|contenido externo|contenu externe|(?:the )?(?:story|article) continues (?:below|after)(?: (?:this )?(?:advertisement|ad))?|continue reading(?: the main story| below)?|scroll (?:down )?to continue(?: with content)?|skip (?:advertisement|ad)|loading(?: video| comments| content)?|please enable javascript\b.{0,60}|enlarge this image|toggle caption|(?:hide|show) caption|expand (?:image|photo)|view (?:image|photo|gallery)(?: in fullscreen)?|open (?:image|photo) in gallery|listen\W*\d+\s*min(?:ute)?s?)\W*$`)
+// share, save and print buttons' labels, a platform's name alone
+// ("Facebook"), "Photo"/"Image"/"Video" labels, "Load more", "Write a
+// comment", "Comments (5 posted)", reading-time, read-aloud and video
+// player widgets, view counters, "N bloggers like this", gallery labels,
+// product buttons ("Check price", "Buy now") and subscription prices
+// ("$7/month"), kickers that only label ("Exclusive", "Breaking news"),
+// "Story continues below advertisement", an "External content"
+// placeholder, in the languages of the dev sets.
+var rxInterface = lazyRegexp(`(?i)^\W*(?:(?:social )?share(?: (?:or comment on )?this(?: article| story| post| page)?)?(?: on \w+)?|gift (?:this )?article|photo|image|video|foto|bild|found this helpful|was this (?:article|page|answer) helpful\??|helpful\?|save|facebook|twitter|instagram|youtube|tiktok|linkedin|pinterest|whatsapp|comments? \(\d+(?: posted)?\)|gallery\s*:\s*[^|]{1,60}\|\s*\d+\s*(?:photos|images|pictures|bilder|fotos)|from\s+[$€£]\s?\d[\d.,]*|[$€£]\s?\d[\d.,]*\s*(?:/|per|a)\s*(?:month|year|week|mo|yr|person/year|monat|jahr)|(?:exclusive|breaking(?: news)?|developing(?: story)?|live updates)|(?:current time|duration(?: time)?|remaining time)\s*-?\d{1,2}:\d{2}(?::\d{2})?|(?:watch|play) (?:the )?video\s*\d{1,2}:\d{2}(?::\d{2})?|\d[\d,.]*\s*(?:views?|reads|aufrufe|leser|vues|visitas|wyświetle\w*)|(?:sign up|subscribe|register) (?:for|to) (?:our|the|my) (?:free )?(?:[\w-]+ ){0,3}(?:newsletters?|e-?mails?|updates)|apply now|jetzt bewerben|(?:check|see|view|shop) (?:the )?(?:price|deal|product|it|now)(?: (?:at|on) [\w.]+)?|buy (?:now|it now|it here|on [\w.]+|at [\w.]+)|(?:see|shop) (?:it )?(?:at|on) [\w.]+|jetzt (?:kaufen|bestellen|ansehen)|zum (?:angebot|shop|produkt)|bei [\w.]+ (?:ansehen|kaufen|bestellen)|ver (?:oferta|precio)|voir l'offre|comment on this (?:story|article)|save (?:this )?(?:article|story)|scroll down for (?:video|more)|teilen|artikel teilen|compartir|partager|udostępnij|condividi|print(?: this)?(?: article| page)?|drucken|imprimer|imprimir|(?:load|show) more(?: comments| stories)?|mehr laden|lade weitere inhalte|weitere inhalte laden|cargar más|(?:write|leave|post|add) a comment|kommentar(?:e)? (?:schreiben|verfassen)|deja un comentario|laisser un commentaire|%d (?:bloggers?|bloggern) (?:like|gefällt) (?:this|das)|gefällt mir|listen to (?:this )?(?:article|story)|artikel (?:anhören|vorlesen)|text vorlesen|(?:reading time|lesezeit|tiempo de lectura|temps de lecture)\W*(?:ca\.?\s*)?\d+\s*\w*|\d+\s*(?:min(?:ute)?s?\.?|minuten) (?:read|lesezeit|lesedauer|de lectura|de lecture)|externer inhalt|external content|contenido externo|contenu externe|(?:the )?(?:story|article) continues (?:below|after)(?: (?:this )?(?:advertisement|ad))?|continue reading(?: the main story| below)?|scroll (?:down )?to continue(?: with content)?|skip (?:advertisement|ad)|loading(?: video| comments| content)?|please enable javascript\b.{0,60}|enlarge this image|toggle caption|(?:hide|show) caption|expand (?:image|photo)|view (?:image|photo|gallery)(?: in fullscreen)?|open (?:image|photo) in gallery|listen\W*\d+\s*min(?:ute)?s?)\W*$`)
+
+// rxPriceAt matches a product widget's price line: "$199 at Amazon",
+// "49 € bei Otto". The shop's name is capitalised ("$20 at the door" is
+// a sentence).
+var rxPriceAt = lazyRegexp(`^\W*(?:[$€£]\s?\d[\d.,]*|\d[\d.,]*\s?(?:€|EUR|USD))\s*(?:at|bei|on|from|chez|en|auf)\s+\p{Lu}[\p{L}\d .&'-]{1,30}\W*$`)
 
 // maxInterfaceChars bounds a block removed as interface text.
 const maxInterfaceChars = 50
@@ -389,11 +419,18 @@ const maxAdLabelChars = 30
 // content: a line or two with a link.
 const maxInlineCTAChars = 200
 
-// pruneInside removes, anywhere in the content, blocks that only label an
-// advertisement, and short calls to action (subscribe, newsletter, follow
-// us) whose text is mostly a link.
+// pruneInside removes, anywhere in the content, a box of subscription
+// plans, blocks that only label an advertisement, interface text
+// (rxInterface, rxPriceAt; a heading of one word stays) and short calls
+// to action (subscribe, newsletter, follow us) whose text is mostly a
+// link. A span or link set in a sentence is a word of it and stays.
 func pruneInside(root *html.Node) {
 	removeIf(root, func(n *html.Node) bool {
+		// a box of subscription plans goes whole, before its prices go
+		// one by one as interface text
+		if isOfferBox(n) {
+			return true
+		}
 		switch tag(n) {
 		case atom.P, atom.Div, atom.Section, atom.Aside, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Span:
 		default:
@@ -408,8 +445,13 @@ func pruneInside(root *html.Node) {
 		if l <= maxAdLabelChars && rxAdLabel().MatchString(collapse(textOf(n))) {
 			return true
 		}
-		if l <= maxInterfaceChars && rxInterface().MatchString(collapse(textOf(n))) {
-			return true
+		if l <= maxInterfaceChars {
+			t := collapse(textOf(n))
+			// a heading of one word ("Photo", "Share") heads a section
+			// of a review or a help page
+			if (!isHeading(n) || strings.Contains(t, " ")) && rxInterface().MatchString(t) || rxPriceAt().MatchString(t) {
+				return true
+			}
 		}
 		return linkDensity(n) > 0.5 && rxCallToAction().MatchString(collapse(textOf(n)))
 	})

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -16,7 +17,7 @@ import (
 // rxEmbedFooter matches the account line an embedded post ends with: a
 // dash, a name, the @handle in parentheses and a date; or Instagram's
 // "A post shared by …".
-var rxEmbedFooter = lazyRegexp(`(?i)^\W*(?:[—–-]\s*[^()]{0,60}\(@\w{1,30}\)\s*.{0,40}\d{4}|a (?:post|photo|video) shared by\b.{0,120})\W*$`)
+var rxEmbedFooter = lazyRegexp(`(?i)^\W*(?:[—–-]\s*[^()]{0,60}\(@\w{1,30}\)\s*.{0,40}\d{4}|a (?:post|photo|video) shared by\b[^()]{0,80}\(@\w{1,30}\).{0,60})\W*$`)
 
 // rxEmbedLabel matches the labels an embedded post shows around it.
 var rxEmbedLabel = lazyRegexp(`(?i)^\W*(?:view this (?:post|profile) on (?:instagram|facebook|tiktok|threads)|view (?:on|in) (?:instagram|twitter|x|facebook|tiktok)|see (?:this|the) (?:post|tweet) on (?:instagram|twitter|x)|(?:a )?(?:beitrag|post) geteilt von\b.{0,120}|ver esta publicaci[oó]n en instagram|voir cette publication sur instagram)\W*$`)
@@ -40,7 +41,7 @@ func pruneEmbedLines(root *html.Node) {
 			return false
 		}
 		l, ok := visibleAtMost(n, maxEmbedLineChars)
-		if !ok || l == 0 {
+		if !ok || l == 0 || inlineInText(n) {
 			return false
 		}
 		t := collapse(textOf(n))
@@ -60,13 +61,19 @@ func trimEmbedFooter(q *html.Node) {
 	if last == nil || last.NextSibling == nil {
 		return
 	}
+	// the footer is a line: its text is read no further than that, so
+	// that a deep document does not cost its size once per blockquote
 	var b strings.Builder
-	for c := last.NextSibling; c != nil; c = c.NextSibling {
-		b.WriteString(textOf(c))
+	for c := last.NextSibling; c != nil && b.Len() <= 4*maxEmbedLineChars; c = c.NextSibling {
+		if c.Type == html.TextNode {
+			b.WriteString(c.Data[:min(len(c.Data), 4*maxEmbedLineChars)])
+		} else {
+			b.WriteString(textPrefix(c, 4*maxEmbedLineChars))
+		}
 		b.WriteByte(' ')
 	}
 	t := collapse(b.String())
-	if t == "" || len(t) > maxEmbedLineChars || !rxEmbedFooter().MatchString(t) {
+	if t == "" || utf8.RuneCountInString(t) > maxEmbedLineChars || !rxEmbedFooter().MatchString(t) {
 		return
 	}
 	for c := last.NextSibling; c != nil; {

@@ -11,17 +11,18 @@ import (
 // The title printed again. Many pages open the article with its headline
 // as a heading; web_fetch returns the title in its own field, and people
 // who mark an article's text leave the headline out. dropTitleHeading
-// removes the content's first block when it is a heading that repeats
-// the title (the same words, or most of them: a title often adds the
-// site's name).
+// removes a heading that repeats the title (the same words, or most of
+// them: a title often adds the site's name) when only a few short blocks
+// (a kicker, a date) stand above it, and those blocks with it.
 
 // minTitleShare is the share of the longer of heading and title that the
 // shorter must make up for the heading to count as the title again.
 const minTitleShare = 0.6
 
-// dropTitleHeading reports whether it removed the heading that repeats title when it is among
-// the content's first maxBeforeTitle blocks, with the short blocks before
-// it: a kicker, a category, a date set above the headline.
+// dropTitleHeading removes the heading that repeats title when at most
+// maxBeforeTitle short blocks stand above it (a kicker, a category, a
+// date set above the headline), and those blocks too. It reports whether
+// it removed the heading.
 func dropTitleHeading(content *html.Node, title string) bool {
 	t := titleKey(title)
 	if t == "" {
