@@ -21,6 +21,10 @@
 //     dropping them measured slightly worse. A fallback image marked
 //     aria-hidden, the picture of a formula whose MathML is hidden, is what
 //     the browser shows: it stays, as in Readability.js.)
+//     Then make a heading that holds a heading a <div>, and cut chains of
+//     single-child wrappers to maxWrapperChain (heading.go): readability
+//     reads each ancestor's text, and a tower of either around a long
+//     text cost more than a minute.
 //  3. Remove boilerplate blocks named by class, id or role, except
 //     link-dense ones (boiler.go).
 //  4. Run readability (codeberg.org/readeck/go-readability/v2), keeping
@@ -142,6 +146,8 @@ func HTML(ctx context.Context, doc string, base *url.URL) (Result, error) {
 	}
 	shell := appShell(body)
 	removeHidden(root)
+	flattenNestedHeadings(body)
+	shortenWrapperChains(body)
 
 	pageText := visibleLen(body)
 	ld = shownLD(ld, body)

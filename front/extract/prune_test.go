@@ -355,7 +355,7 @@ func TestFurnitureLookAlikes(t *testing.T) {
 		{"own an iPhone", "", `<p>If you own an iPhone, get the app: it is the best way to follow the vote.</p>`, "get the app"},
 		{"downloads", `<p>` + filler + `</p><p><a href="/r.pdf">Download the full report (PDF)</a></p><p><a href="/d.csv">Download the underlying data (CSV)</a></p>`, "", "underlying data"},
 		{"instagram in a sentence", `<p>The photos are available to <a href="https://instagram.com/x">view on Instagram</a> until Friday.</p>`, "", "view on Instagram"},
-		{"nested headings", `<h2><a href="/x"><h3>` + strings.Repeat("Same words of the heading ", 3) + `</h3></a></h2>`, "", "Same words of the heading"},
+		{"nested headings", `<p>` + filler + `</p><h2><a href="/x"><h3>` + strings.Repeat("Same words of the heading ", 3) + `</h3></a></h2><p>` + filler + `</p>`, "", "Same words of the heading"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
