@@ -204,17 +204,7 @@ func TestFurnitureWording(t *testing.T) {
 		{"The update took three weeks, the minister said.", false},
 	}
 	for _, tc := range cases {
-		t.Run(tc.text, func(t *testing.T) {
-			root, err := html.Parse(strings.NewReader("<div id=c><p>" + tc.text + "</p></div>"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := find(root, atom.Div)
-			pruneFurniture(c)
-			if dropped := c.FirstChild == nil; dropped != tc.drop {
-				t.Errorf("dropped = %v, want %v", dropped, tc.drop)
-			}
-		})
+		checkPass(t, pruneFurniture, "<p>"+tc.text+"</p>", tc.drop)
 	}
 }
 
@@ -282,20 +272,28 @@ func TestCreditWording(t *testing.T) {
 		{"<p>Reuters reported the figures on Friday.</p>", false},
 	}
 	for _, tc := range cases {
-		t.Run(tc.block, func(t *testing.T) {
-			root, err := html.Parse(strings.NewReader("<div id=c>" + tc.block + "</div>"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := find(root, atom.Div)
-			before := collapse(textOf(c))
-			pruneCredits(c)
-			after := collapse(textOf(c))
-			if dropped := after != before; dropped != tc.drop {
-				t.Errorf("dropped = %v, want %v (left %q)", dropped, tc.drop, after)
-			}
-		})
+		checkPass(t, pruneCredits, tc.block, tc.drop)
 	}
+}
+
+// checkPass runs pass over block, set in a <div>, in a subtest named for
+// it, and checks that it removed text from it when drop is set and left
+// it whole otherwise.
+func checkPass(t *testing.T, pass func(*html.Node), block string, drop bool) {
+	t.Helper()
+	t.Run(block, func(t *testing.T) {
+		root, err := html.Parse(strings.NewReader("<div id=c>" + block + "</div>"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := find(root, atom.Div)
+		before := collapse(textOf(c))
+		pass(c)
+		after := collapse(textOf(c))
+		if dropped := after != before; dropped != drop {
+			t.Errorf("dropped = %v, want %v (left %q)", dropped, drop, after)
+		}
+	})
 }
 
 // TestDuplicateHeadings: a heading that repeats a paragraph goes, and the
