@@ -40,7 +40,7 @@ const maxCreditChars = 100
 // "Photograph by …", "Bild: …", or a line that ends in an agency's name
 // in parentheses or after a slash ("(NAME/AFP/Getty Images)"). A
 // sentence that names an agency ("…, Reuters reported.") is not a credit.
-var rxCredit = lazyRegexp(`(?i)^\W*(?:getty images|ap photo|associated press|afp|reuters|shutterstock|istock(?:photo)?|alamy(?: stock photo)?|epa(?:-efe)?|dpa|picture alliance|imago(?: images)?)(?:\s*(?:/|via)\s*[\p{L} .]{1,40})?\W*$|^\W*(?:image source|image caption)\s*,|^\W*(?:(?:photo|image|bild|foto) (?:source|quelle|credits?)|featured image|header image|titelbild|beitragsbild|photos?|photographs?|fotos?|foto ?credits?|images?|image credits?|image source|imagen|bild(?:er)?|credits?|crédits?(?: photos?)?|picture|pictures|illustration|composite|getty images|copyright|zdjęcie|fot\.)\s*[:©/]|^\W*©|^\W*(?:featured image|header image|photograph(?:ed)?|photo|image|illustration|video|foto|bild) by\b|(?:\([^()]*\b|/\s*)(?:getty images|istock(?:\.com|photo)?|shutterstock|unsplash|dpa|afp|reuters|ap photo|ap)\)?\W*$`)
+var rxCredit = lazyRegexp(`(?i)^\W*(?:getty images|ap photo|associated press|afp|reuters|shutterstock|istock(?:photo)?|alamy(?: stock photo)?|epa(?:-efe)?|dpa|picture alliance|imago(?: images)?)(?:\s*(?:/|via)\s*[\p{L} .]{1,40})?\W*$|^\W*(?:image source|image caption)\s*,|^\W*(?:(?:photo|image|bild|foto) (?:source|quelle|credits?)|featured image|header image|titelbild|beitragsbild|photos?|photographs?|fotos?|foto ?credits?|images?|image credits?|image source|imagen|bild(?:er)?|credit|crédits?(?: photos?)?|picture|pictures|illustration|composite|getty images|copyright|zdjęcie|fot\.)\s*[:©/]|^\W*©|^\W*(?:featured image|header image|photograph(?:ed)?|photo|image|illustration|video|foto|bild) by\s+(?-i:\p{Lu})[^.!?]{0,60}\W*$|(?:(?:^\W*|[.!?]\s*)\([^()]*\b|/\s*)(?:getty images|istock(?:\.com|photo)?|shutterstock|unsplash|dpa|afp|reuters|ap photo|ap)\)?\W*$`)
 
 // pruneCredits removes picture credits and captions from the content:
 // credit-named elements and captions (<figcaption>, caption-named) up to
@@ -152,7 +152,7 @@ var captionParts = map[string]bool{"caption": true, "captions": true, "figcaptio
 // rxCreditTail matches a caption that ends in its picture's credit:
 // "The harbour at dawn. Foto: Andina", "NAME, photo: Archives …",
 // "… | © Agency", "… (Photo: NAME/AP)".
-var rxCreditTail = lazyRegexp(`(?i)(?:\((?:ap|afp|reuters|dpa|epa|getty)?\s*(?:photo|foto|image)s?\s*(?:by\s+|/\s*)[^()]{1,60}\)|\b(?:photos?|fotos?|bild|image|imagen|credit|crédits?(?: photos?)?|photo credit)\s*:\s*(?-i:\p{Lu})[^.:;!?]{0,60}|©\s*(?-i:[\p{Lu}\d])[^.;!?]{0,60}|/\s*(?:getty images|afp|dpa|reuters|ap|istock|shutterstock|unsplash))\W*$`)
+var rxCreditTail = lazyRegexp(`(?i)(?:\((?:ap|afp|reuters|dpa|epa|getty)?\s*(?:photo|foto|image)s?\s*(?:by\s+|/\s*)[^()]{1,60}\)|(?:^|[.!?|,(]\s*)(?:all\s+)?(?:photos?|fotos?|bild|image|imagen|credit|crédits?(?: photos?)?|photo credit)\s*:\s*(?-i:\p{Lu})[^.:;!?]{0,60}|©\s*(?-i:[\p{Lu}\d])[^.;!?]{0,60}|/\s*(?:getty images|afp|dpa|reuters|ap|istock|shutterstock|unsplash))\W*$`)
 
 // maxImageCaptionChars bounds the text set after a picture in its own
 // block that is taken for the picture's caption: a sentence or two.

@@ -35,7 +35,7 @@ var authorParts = map[string]bool{
 // dev sets: agency credits for reporting and editing, copyright and
 // reprint notices, disclaimers of the author's opinion, comment policies,
 // "originally published" notes.
-var rxEndMatter = lazyRegexp(`(?i)^\W*(?:(?:additional )?reporting by|editing by|writing by|compiled by|(?:this (?:article|story|post) )?(?:was )?(?:originally|first) (?:published|appeared)|copyright\b|©|\(c\) \d{4})|all rights reserved|alle rechte vorbehalten|tous droits réservés|todos los derechos reservados|tutti i diritti riservati|wszelkie prawa zastrzeżone|nachdruck (?:nur|verboten)|reprint(?:s| permission)|gibt die meinung des autors wieder|do(?:es)? not necessarily (?:reflect|represent)|not responsible for the (?:opinions|content)|comment(?:ing)? (?:policy|guidelines)|kommentarrichtlinien|netiquette|^\W*a version of this (?:article|story) (?:appears|appeared)|^\W*(?:have|got) an? (?:\w+ ){0,2}(?:tip|story idea)s?\b|read the original (?:article|story|post) (?:on|at)\b|\bis on (?:twitter|x|instagram|facebook|bluesky|mastodon|threads) (?:at\b|@)|^\W*(?:this (?:version|story|article) (?:corrects|has been (?:corrected|updated))|correction\s*:|an earlier version of this (?:article|story))|^\W*this (?:article|story|post|piece) was (?:reprinted|republished|syndicated) (?:on|from|by|with)\b|^\W*(?:posted|written|published|geschrieben|veröffentlicht|publicado|publié|opublikowane) (?:by|von|por|par|przez)\s+(?-i:\p{Lu})[^.!?]{0,60}\W*$|^\s*[—–]{1,2}\s*(?-i:\p{Lu}[\p{L}.'’-]*(?:\s+\p{Lu}[\p{L}.'’-]*){0,3})(?:\s*,\s*[\p{L}\d .'’&-]{1,40})?\s*$|^\W*send (?:us )?(?:your )?(?:news )?tips\b|^\W*contact (?:the )?(?:author|reporter|writer)\b|may not be (?:published|reproduced), broadcast|\btrust principles\b|^[^.]{0,80}\bcontributed(?: reporting| research| to this (?:report|article|story))?\W*$`)
+var rxEndMatter = lazyRegexp(`(?i)^\W*(?:(?:additional )?reporting by|editing by|writing by|compiled by|(?:this (?:article|story|post) )?(?:was )?(?:originally|first) (?:published|appeared)|copyright\s*(?:©|\(c\)|\d{4}|by\b|\W*$)|©|\(c\) \d{4})|all rights reserved|alle rechte vorbehalten|tous droits réservés|todos los derechos reservados|tutti i diritti riservati|wszelkie prawa zastrzeżone|nachdruck (?:nur|verboten)|reprint(?:s| permission)|gibt die meinung des autors wieder|do(?:es)? not necessarily (?:reflect|represent)|not responsible for the (?:opinions|content)|comment(?:ing)? (?:policy|guidelines)|kommentarrichtlinien|netiquette|^\W*a version of this (?:article|story) (?:appears|appeared)|^\W*(?:have|got) an? (?:\w+ ){0,2}(?:tip|story idea)s?\b|read the original (?:article|story|post) (?:on|at)\b|\bis on (?:twitter|x|instagram|facebook|bluesky|mastodon|threads) (?:at\b|@)|^\W*(?:this (?:version|story|article) (?:corrects|has been (?:corrected|updated))|correction\s*:|an earlier version of this (?:article|story))|^\W*this (?:article|story|post|piece) was (?:reprinted|republished|syndicated) (?:on|from|by|with)\b|^\W*(?:posted|written|published|geschrieben|veröffentlicht|publicado|publié|opublikowane) (?:by|von|por|par|przez)\s+(?-i:\p{Lu})[^.!?$€£]{0,60}\W*$|^\s*[—–]{1,2}\s*(?-i:\p{Lu}[\p{L}.'’-]*(?:\s+\p{Lu}[\p{L}.'’-]*){0,3})(?:\s*,\s*[\p{L}\d .'’&-]{1,40})?\s*$|^\W*send (?:us )?(?:your )?(?:news )?tips\b|^\W*contact (?:the )?(?:author|reporter|writer)\b|may not be (?:published|reproduced), broadcast|\btrust principles\b|^[^.]{0,80}\bcontributed(?: reporting| research| to this (?:report|article|story))\W*$|^(?-i:\p{Lu}[\p{L}.'’-]+(?:\s+\p{Lu}[\p{L}.'’-]+){1,3})(?:,?\s+(?:and\s+)?(?-i:\p{Lu}[\p{L}.'’-]+(?:\s+\p{Lu}[\p{L}.'’-]+){1,3}))*\s+contributed\W*$`)
 
 // isEndMatter reports whether n is a short block named for its author or
 // worded as end matter.
@@ -48,7 +48,7 @@ func isEndMatter(n *html.Node) bool {
 		return true
 	}
 	prefix := collapse(textPrefix(n, 200))
-	return rxEndMatter().MatchString(prefix) || rxBio().MatchString(prefix)
+	return rxEndMatter().MatchString(prefix) || rxBio().MatchString(prefix) && (rxBioPress().MatchString(prefix) || emphasized(n))
 }
 
 // rxBio matches the opening of an author's biography: a name of two to
@@ -105,16 +105,31 @@ const maxRelatedHeadingChars = 60
 
 // rxRelatedHeading matches a heading that announces other pages rather
 // than a section of the article, in the languages of the dev sets.
-var rxRelatedHeading = lazyRegexp(`(?i)^\W*(?:more from\b[^.:!?]{0,40}$|most (?:read|popular|viewed|shared|recent)(?: (?:stories|articles|news|posts|videos))?$|trending(?: now| stories| articles)?$|latest (?:news|stories|articles|posts)$|editors?'?s?’?s? picks?$|top stories$|(?:what to )?read next$|up next$|related topics$|more on this story$|(?:das |dies )?könnte (?:sie|dich) (?:auch )?interessieren|you (?:may|might) (?:also )?(?:like|enjoy|be interested)|(?:more|other) (?:stories|articles|posts|news) (?:from|like|on|about)|related (?:stories|articles|posts|content|coverage|news|reading)|recommended (?:for you|stories|articles|reading)|entdecke weitere|weitere (?:artikel|beiträge|meldungen|nachrichten|themen)|ähnliche (?:artikel|beiträge)|mehr zum thema|te puede interesar|también te (?:puede|podría) interesar|noticias relacionadas|artículos relacionados|à lire (?:aussi|également)|articles liés|sur le même sujet|dans la même rubrique|leggi anche|articoli correlati|czytaj (?:też|także)|zobacz (?:też|także)|polecane)\b`)
+var rxRelatedHeading = lazyRegexp(`(?i)^\W*(?:related topics$|more on this story$|(?:das |dies )?könnte (?:sie|dich) (?:auch )?interessieren|you (?:may|might) (?:also )?(?:like|enjoy|be interested(?: in)?)(?: (?:these|this|the following|reading))?\W*$|(?:more|other) (?:stories|articles|posts|news) (?:from|like|on|about)|related (?:stories|articles|posts|content|coverage|news|reading)|recommended (?:for you|stories|articles|reading)|entdecke weitere|weitere (?:artikel|beiträge|meldungen|nachrichten|themen)|ähnliche (?:artikel|beiträge)|mehr zum thema|te puede interesar|también te (?:puede|podría) interesar|noticias relacionadas|artículos relacionados|à lire (?:aussi|également)|articles liés|sur le même sujet|dans la même rubrique|leggi anche|articoli correlati|czytaj (?:też|także)|zobacz (?:też|także)|polecane)\b`)
 
 // cutAtRelatedHeading removes, from the last maxTailShare of the
 // content, a heading that announces other pages ("You might also like",
-// "Das könnte Sie auch interessieren") and everything after it: the
-// teasers under such a heading are cards with summaries, running text
-// that trimTail alone keeps.
+// "Das könnte Sie auch interessieren", or "Most Read" over links or
+// headings) and everything after it: the teasers under such a heading
+// are cards with summaries, running text that trimTail alone keeps.
 func cutAtRelatedHeading(content *html.Node) bool {
-	return cutAtTailHeading(content, rxRelatedHeading().MatchString, nil)
+	if cutAtTailHeading(content, rxRelatedHeading().MatchString, nil) {
+		return true
+	}
+	return cutAtTailHeading(content, rxBareRelatedHeading().MatchString, func(after []*html.Node) bool {
+		for _, n := range after {
+			if hasLink(n) || isHeading(n) || find(n, atom.H2) != nil || find(n, atom.H3) != nil || find(n, atom.H4) != nil {
+				return true
+			}
+		}
+		return false
+	})
 }
+
+// rxBareRelatedHeading matches a heading that announces other pages in
+// words a story also uses ("Up next", "Most popular", "More from …"):
+// cutAtRelatedHeading cuts at it only when links or headings follow.
+var rxBareRelatedHeading = lazyRegexp(`(?i)^\W*(?:more from\b[^.:!?]{0,40}$|most (?:read|popular|viewed|shared|recent)(?: (?:stories|articles|news|posts|videos))?$|trending(?: now| stories| articles)?$|latest (?:news|stories|articles|posts)$|editors?'?s?’?s? picks?$|top stories$|(?:what to )?read next$|up next$)`)
 
 // rxContactHeading matches the heading of a press contact ("Kontakt:",
 // "Media contact", "Ansprechpartnerin zum Thema"), in the languages of
@@ -192,4 +207,24 @@ func cutAtTailHeading(content *html.Node, match func(string) bool, accept func(a
 func shortText(n *html.Node, max int) bool {
 	_, ok := visibleAtMost(n, max)
 	return ok
+}
+
+// rxBioPress matches the press roles of a biography. Other roles ("is the
+// CEO of …", "is the largest producer") are a story's sentences unless
+// the block is set apart in emphasis, as biographies are.
+var rxBioPress = lazyRegexp(`(?i)\b(?:writer|reporter|editor|correspondent|journalist|columnist|contributor|author|freelancer?|redakteur(?:in)?|autor(?:in)?|journalist(?:in)?|korrespondent(?:in)?|periodista|corresponsal|redactor(?:a)?|escritor(?:a)?|journaliste|rédact(?:eur|rice)|correspondant(?:e)?|écrivain)\b|\b(?:has covered|covers|writes about|reports on|schreibt über)\b`)
+
+// emphasized reports whether all of n's text is in <em>, <i>, <b>,
+// <strong> or <small>.
+func emphasized(n *html.Node) bool {
+	in := 0
+	walkElements(n, func(e *html.Node) {
+		switch tag(e) {
+		case atom.Em, atom.I, atom.B, atom.Strong, atom.Small:
+			if p := e.Parent; p == n || tag(p) == atom.P || tag(p) == atom.Div {
+				in += visibleLen(e)
+			}
+		}
+	})
+	return in > 0 && in >= visibleLen(n)
 }

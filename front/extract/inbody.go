@@ -22,15 +22,15 @@ const maxFurnitureChars = 300
 
 // rxPitch matches a paywall or membership pitch, in the languages of the
 // dev sets.
-var rxPitch = lazyRegexp(`(?i)\bto (?:view|read|continue reading|keep reading) (?:the|this) (?:full |whole |entire )?(?:story|article|post)|already an? (?:subscriber|member)|subscribers? (?:only|also receive|get)|please (?:subscribe|log ?in|sign ?in) to\b|\bsupport (?:our|independent|quality) journalism|become a (?:member|subscriber|patron)|if you (?:enjoyed|liked|value) (?:reading )?this|would you consider supporting|schon abonnent|jetzt (?:abonnieren|unterstützen)|únete a nuestra comunidad|hazte (?:socio|miembro)|apoya el periodismo|déjà abonné|abonnez-vous|zostań (?:patronem|subskrybentem)|\bcancel (?:at )?any ?time\W*$|^\W*we accept (?:all major )?credit cards?\b|\bjoin (?:now|today) (?:or|and) renew\b|unlimited digital access|unlimited access to (?:our|all of our|all our) (?:journalism|reporting|articles|stories|content)`)
+var rxPitch = lazyRegexp(`(?i)\bto (?:(?:view|read) (?:the|this) (?:full|whole|entire) |(?:continue|keep) reading (?:the|this) (?:full |whole |entire )?)(?:story|article|post)|already an? (?:subscriber|member)\s*\?|^\W*already an? (?:subscriber|member)\b|\bsubscribers? only\W*$|subscribers? also receive|(?:our|paying|new|first-time) subscribers? get\b|please (?:subscribe|log ?in|sign ?in) to (?:comment|continue|read|view|access|keep)\b|(?:^\W*|please |help |you can |to )support (?:our|independent|quality) journalism|\bsupport our journalism|^\W*(?:please )?become a (?:member|subscriber|patron)\b|become a (?:member|subscriber|patron)(?: today| now)?\W*$|if you (?:enjoyed|liked|value) (?:reading )?this(?:\s*[,.!?]|\s*$| (?:article|story|post|piece|newsletter|journalism|reporting|work|content)\b)|would you consider supporting|schon abonnent|jetzt (?:abonnieren|unterstützen)|únete a nuestra comunidad|hazte (?:socio|miembro)|apoya el periodismo|déjà abonné|abonnez-vous|zostań (?:patronem|subskrybentem)|\bcancel (?:at )?any ?time\W*$|^\W*we accept (?:all major )?credit cards?\b|\bjoin (?:now|today) (?:or|and) renew\b|unlimited digital access|unlimited access to (?:our|all of our|all our) (?:journalism|reporting|articles|stories|content)`)
 
 // rxStamp matches an "Updated …" stamp with a time or date. ("Published
 // …" lines stay: annotators keep the date a story was published as often
 // as they drop it.)
-var rxStamp = lazyRegexp(`(?i)^\W*(?:updated|last (?:updated|modified)|aktualisiert|actualizad[oa]|mis à jour|aggiornat[oa]|zaktualizowano)\b.{0,50}?(?:\d{1,2}[:.]\d{2}|\d{4}|\b(?:am|pm|et|est|edt|utc|gmt|cet|cest)\b)`)
+var rxStamp = lazyRegexp(`(?i)^\W*(?:updated|last (?:updated|modified)|aktualisiert|actualizad[oa]|mis à jour|aggiornat[oa]|zaktualizowano)\W*(?:(?:on|at|am|um|le|el|il|the)\s+)?(?:\d|(?:jan|feb|m[aä]r|apr|ma[iy]|jun|jul|aug|sep|o[ck]t|nov|de[cz]|mon|tue|wed|thu|fri|sat|sun|yesterday|today)[a-zä]*\b)`)
 
 // rxCounter matches a gallery counter: "3 of 12", "3/12", "Bild 3 von 12".
-var rxCounter = lazyRegexp(`(?i)^\W*(?:(?:image|photo|picture|slide|bild|foto|imagen|zdjęcie)\s+)?\d{1,3}\s*(?:of|/|von|de|sur|di|z)\s*\d{1,3}\W*$`)
+var rxCounter = lazyRegexp(`(?i)^\W*(?:(?:image|photo|picture|slide|bild|foto|imagen|zdjęcie)\s+\d{1,3}\s*(?:of|/|von|de|sur|di|z)|\d{1,3}\s*(?:of|von|de|sur|di|z)|\d{1,3}\s+/)\s*\d{1,3}\W*$`)
 
 // rxRelated matches the label of an inline related-story teaser.
 var rxRelated = lazyRegexp(`(?i)^\W*(?:related(?: stories| articles| coverage| content| reading| post| posts)?|more on this(?: story| topic)?|more:|read (?:more|also|next)|also read|see also|watch(?: now)?|listen|photos|video|lesen sie (?:auch|mehr)|auch interessant|leer (?:más|también)|lea también|lire (?:aussi|la suite)|dowiedz się więcej|czytaj (?:też|także|również|więcej)|zobacz (?:też|także|również)|ähnliche artikel|verwandte artikel|mehr dazu|relacionad[oa]s?|noticias relacionadas|à lire (?:aussi|également)|sur le même sujet|correlati|powiązane)\s*[:|]`)
@@ -42,7 +42,7 @@ var pitchGate = keywordGate{"cancel", "we accept", "join now", "join today", "un
 // post contains affiliate links", "We may receive compensation when you
 // click…", "*Werbung", "Dieser Beitrag enthält Werbung", in the
 // languages of the dev sets.
-var rxDisclosure = lazyRegexp(`(?i)^\W*(?:werbung|anzeige|sponsored|advertorial)\W*(?:$|dieser|this)|\bthis (?:post|article|page|story|review) (?:contains|may contain|includes) (?:affiliate|references to products|sponsored|paid)|\bwe may (?:receive|earn|get) (?:a )?(?:small )?(?:compensation|commission)|\b(?:contains|uses) affiliate links|\baffiliate links?\b.{0,60}\b(?:commission|provision)|(?:dieser|der) (?:beitrag|artikel|post) enthält (?:werbung|affiliate|werbelinks|provisionslinks)|\bbei den (?:verlinkungen|links) handelt es sich um (?:affiliate|provisions)|\b(?:sind|handelt es sich um) affiliate[- ]links|este (?:artículo|post) contiene enlaces de afiliado|cet article contient des liens (?:affiliés|sponsorisés)`)
+var rxDisclosure = lazyRegexp(`(?i)^\W*(?:werbung|anzeige|sponsored|advertorial)\W*(?:$|dieser|this)|\bthis (?:post|article|page|story|review) (?:contains|may contain|includes) (?:affiliate|references to products|sponsored|paid)|\bwe may (?:receive|earn|get) (?:a )?(?:small )?(?:compensation|commission)|\b(?:contains|uses) affiliate links|\b(?:we|us|our|i)\b.{0,40}\baffiliate links?\b.{0,60}\b(?:commission|provision)|\baffiliate links?\b.{0,60}\b(?:commission|provision)\b.{0,30}\b(?:we|us|our)\b|^\W*affiliate links?\b.{0,60}\b(?:commission|provision)|(?:dieser|der) (?:beitrag|artikel|post) enthält (?:werbung|affiliate|werbelinks|provisionslinks)|\bbei den (?:verlinkungen|links) handelt es sich um (?:affiliate|provisions)|\b(?:sind|handelt es sich um) affiliate[- ]links|este (?:artículo|post) contiene enlaces de afiliado|cet article contient des liens (?:affiliés|sponsorisés)`)
 
 // rxDateOrTime matches a time of day: 14:05, 3.59 pm.
 var rxDateOrTime = lazyRegexp(`\b\d{1,2}:\d{2}|(?i)\b\d{1,2}\.\d{2}\s*(?:am|pm|uhr|h)\b`)
@@ -66,14 +66,14 @@ const minMetaLabels = 2
 // after it: "24. März 2004, 19:49 | Genesis", "3:59 PM", "1:39 PM ET",
 // "asked Feb 6, 2014 at 20:37". "John 3:16" and "Doors open at 7:30 pm."
 // are not.
-var rxTimestamp = lazyRegexp(`(?i)^\W*(?:(?:asked|answered|edited|modified|posted|geschrieben|gepostet|publié|publicado)\s+)?(?:(?:\d[\d.,/–—-]*|(?:jan|feb|m[aä]r|apr|ma[iy]|jun|jul|aug|sep|o[ck]t|nov|de[cz]|ene|abr|ago|dic|janv|févr|avr|juil|août|déc|sty|lut|kwi|cze|lip|sie|wrz|paź|lis|gru|mon|tue|wed|thu|fri|sat|sun|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lunes|martes|miércoles|jueves|viernes|sábado|domingo|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\p{L}*\.?,?|on|am|um|le|el|de|del|the|[–—-])\s+){0,6}?(?:at\s+|à\s+|a las\s+|,\s*)?(?:[01]?\d|2[0-3])[:.][0-5]\d(?:\s*(?:am|pm|a\.m\.|p\.m\.|uhr|h))?(?:\s*(?:et|est|edt|ct|cst|cdt|pt|pst|pdt|gmt|utc|bst|cet|cest|mez|mesz))?(?:\s*(?:[|·•]|by|von|por|par)\s*[\p{L}\d ._-]{1,30})?\W*$`)
+var rxTimestamp = lazyRegexp(`(?i)^\W*(?:(?:asked|answered|edited|modified|posted|geschrieben|gepostet|publié|publicado)\s+)?(?:(?:\d[\d.,/–—-]*|(?:jan|feb|m[aä]r|apr|ma[iy]|jun|jul|aug|sep|o[ck]t|nov|de[cz]|ene|abr|ago|dic|janv|févr|avr|juil|août|déc|sty|lut|kwi|cze|lip|sie|wrz|paź|lis|gru|mon|tue|wed|thu|fri|sat|sun|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lunes|martes|miércoles|jueves|viernes|sábado|domingo|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)(?:uary|ruary|ch|il|e|y|ust|tember|ober|ember|day|nesday|sday|urday|rsday|z|s|ier|o|io|embre|tembre|obre|iembre|tag|ntag|nstag|twoch|nerstag|itag|stag|es|di|redi|edi|ches)?\.?,?|on|am|um|le|el|de|del|the|[–—-])\s+){0,6}?(?:at\s+|à\s+|a las\s+|,\s*)?(?:[01]?\d|2[0-3])[:.][0-5]\d(?:\s*(?:am|pm|a\.m\.|p\.m\.|uhr|h))?(?:\s*(?:et|est|edt|ct|cst|cdt|pt|pst|pdt|gmt|utc|bst|cet|cest|mez|mesz))?(?:\s*(?:[|·•]|by|von|por|par)\s*[\p{L}\d ._-]{1,30})?\W*$`)
 
 // disclosureGate holds a word of every alternative of rxDisclosure.
 var disclosureGate = keywordGate{"werbung", "werbelink", "anzeige", "sponsor", "advertorial", "affiliat", "afiliado", "affiliés", "references to products", "paid", "compensation", "commission", "provision"}
 
 // rxPricePeriod matches a subscription's price: "$7/month", "70 € pro
 // Jahr", "$60/person/year".
-var rxPricePeriod = lazyRegexp(`(?i)(?:[$€£]\s?\d[\d.,]*|\d[\d.,]*\s?(?:€|eur|usd))\s*(?:/|per|a|pro)\s*(?:person\s*/\s*)?(?:month|year|week|mo|yr|monat|jahr|woche|mes|año|mois|an)`)
+var rxPricePeriod = lazyRegexp(`(?i)(?:[$€£]\s?\d[\d.,]*|\d[\d.,]*\s?(?:€|eur|usd))\s*(?:/|per|a|pro)\s*(?:person\s*/\s*)?(?:month|year|week|mo|yr|monat|jahr|woche|mes|año|mois|an)(?:[^\p{L}]|$|(?-i:\p{Lu}))`)
 
 // maxOfferChars bounds a subscription offer: a box of plans and prices.
 const maxOfferChars = 600
@@ -82,7 +82,7 @@ const maxOfferChars = 600
 // maxOfferChars of text holding two prices or more per month or year.
 func isOfferBox(n *html.Node) bool {
 	switch tag(n) {
-	case atom.Div, atom.Section, atom.Aside, atom.Ul, atom.Table:
+	case atom.Div, atom.Section, atom.Aside:
 	default:
 		return false
 	}
@@ -120,7 +120,7 @@ func pruneFurniture(root *html.Node) {
 		if len(rxMetaLabel().FindAllStringIndex(t, minMetaLabels)) >= minMetaLabels {
 			return true
 		}
-		if tag(n) != atom.Li && l <= maxDateLineChars && rxTimestamp().MatchString(t) && rxDateOrTime().MatchString(t) {
+		if tag(n) != atom.Li && !((isHeading(n) || boldOnly(n)) && !strings.Contains(strings.ToLower(collapse(textOf(n))), " by ")) && l <= maxDateLineChars && rxTimestamp().MatchString(t) && rxDateOrTime().MatchString(t) {
 			return true
 		}
 		lower := strings.ToLower(t)
@@ -199,5 +199,21 @@ func isTeaserLine(n *html.Node) bool {
 			}
 		}
 	})
-	return links == 1 && anchors == 0 && len(strings.Fields(textOf(n))) >= minTeaserWords
+	return links == 1 && anchors == 0 && len(strings.Fields(textOf(n))) >= minTeaserWords && !rxDocCall().MatchString(collapse(textOf(n)))
 }
+
+// boldOnly reports whether all of n's text is in <strong> or <b>: a
+// subheading an editor set, such as a live blog's "10:42 a.m.".
+func boldOnly(n *html.Node) bool {
+	bold := 0
+	walkElements(n, func(e *html.Node) {
+		if t := tag(e); t == atom.Strong || t == atom.B {
+			bold += visibleLen(e)
+		}
+	})
+	return bold > 0 && bold == visibleLen(n)
+}
+
+// rxDocCall matches a link that points to a document of the story ("Read
+// the ruling", "Download the data"), not to another story.
+var rxDocCall = lazyRegexp(`(?i)^\W*(?:read|download|view|see|watch|listen to)\s+(?:the|a|our)\b`)

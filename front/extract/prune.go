@@ -130,7 +130,7 @@ func tailBlocks(n *html.Node, drop *[]*html.Node, afterNav bool) bool {
 				*drop = append(*drop, c)
 				afterNav = true
 			}
-		case !isHeading(c) && (isEndMatter(c) || isURLLine(c) || isDateLine(c) && !isSentence(c)):
+		case !isHeading(c) && (isEndMatter(c) && !inBlockquote(c) || isURLLine(c) || isDateLine(c) && !isSentence(c) && !endsSentence(c)):
 			*drop = append(*drop, c)
 			afterNav = true
 		case isHeading(c):
@@ -140,7 +140,7 @@ func tailBlocks(n *html.Node, drop *[]*html.Node, afterNav bool) bool {
 			*drop = append(*drop, c)
 			afterNav = true
 		case isList(c) || !isContainer(c):
-			if linkDensity(c) <= maxTailLinkDensity && !isCallToAction(c) && !isLabel(c, afterNav) {
+			if linkDensity(c) <= maxTailLinkDensity && !isTailCallToAction(c) && !isLabel(c, afterNav) {
 				return false
 			}
 			*drop = append(*drop, c)
@@ -303,7 +303,7 @@ func (h *headWalk) blocks(n *html.Node) bool {
 			// a table of facts (an infobox) opens the text as a heading does
 			return false
 		case isList(c) || !isContainer(c):
-			if linkDensity(c) > maxTailLinkDensity || isDateLine(c) || isAuthorLine(c) || isURLLine(c) {
+			if linkDensity(c) > maxTailLinkDensity || (isDateLine(c) || isAuthorLine(c)) && !endsSentence(c) || isURLLine(c) {
 				h.take(c)
 				continue
 			}
@@ -442,14 +442,14 @@ func pruneInside(root *html.Node) {
 		}
 		// the cheap tests first: the regular expressions are slow on a
 		// page of many short paragraphs
-		if l <= maxAdLabelChars && rxAdLabel().MatchString(collapse(textOf(n))) {
+		if l <= maxAdLabelChars && !isHeading(n) && rxAdLabel().MatchString(collapse(textOf(n))) {
 			return true
 		}
 		if l <= maxInterfaceChars {
 			t := collapse(textOf(n))
 			// a heading of one word ("Photo", "Share") heads a section
 			// of a review or a help page
-			if (!isHeading(n) || strings.Contains(t, " ")) && rxInterface().MatchString(t) || rxPriceAt().MatchString(t) {
+			if (!isHeading(n) || strings.Contains(t, " ")) && (!strings.HasSuffix(t, ".") || strings.HasSuffix(t, "..") || strings.Contains(t, " ")) && rxInterface().MatchString(t) || rxPriceAt().MatchString(t) {
 				return true
 			}
 		}
@@ -490,4 +490,55 @@ func isDataTable(n *html.Node) bool {
 		}
 	})
 	return headers > 0 && wide >= 2
+}
+
+// rxStampLabel matches the label of a date stamp: "Published", "Updated",
+// "Gespeichert".
+var rxStampLabel = lazyRegexp(`(?i)\b(?:published|posted|updated|date|news date|last (?:updated|modified)|gespeichert|veröffentlicht|aktualisiert|publicado|publié|mis à jour|actualizado)\b`)
+
+// endsSentence reports whether n's text is a sentence that gives a date
+// ("Sentencing is set for May 12, 2025.", "It was Nov. 8, 2016.") rather
+// than a date stamp: it ends with a period, holds a word in lower case,
+// and has no stamp label.
+func endsSentence(n *html.Node) bool {
+	t := collapse(textOf(n))
+	if !strings.HasSuffix(t, ".") || rxStampLabel().MatchString(t) {
+		return false
+	}
+	for _, w := range strings.Fields(t) {
+		if r, _ := utf8.DecodeRuneInString(w); unicode.IsLower(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// rxCTAWeak matches the words of rxCallToAction that a story uses as
+// often as a pitch does ("Netflix had 260 million subscribers",
+// "Durov founded Telegram").
+var rxCTAWeak = lazyRegexp(`(?i)subscri(?:ber|ption)s?|\btelegram\b|\bwhatsapp\b`)
+
+// rxCTAStrong matches the words that make a block a call to action.
+var rxCTAStrong = lazyRegexp(`(?i)subscribe\b|newsletter|\bclick here\b|sign(?:ing)? up|\bfollow us\b|\bjoin\b|\bbecome a\b|\bsupport (?:us|our|independent)\b|download (?:the|our)|\bget (?:the|our)\b`)
+
+// isTailCallToAction reports whether n, at the content's end, is a call to
+// action: worded as one (isCallToAction), and, when only the weak words
+// matched, linked or worded with a call's verb.
+func isTailCallToAction(n *html.Node) bool {
+	if !isCallToAction(n) {
+		return false
+	}
+	t := collapse(textOf(n))
+	return hasLink(n) || !rxCTAWeak().MatchString(t) || rxCTAStrong().MatchString(t)
+}
+
+// inBlockquote reports whether n sits in a quotation, whose last line (an
+// attribution, "— NAME") is the quote's, not the page's end matter.
+func inBlockquote(n *html.Node) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if tag(p) == atom.Blockquote {
+			return true
+		}
+	}
+	return false
 }

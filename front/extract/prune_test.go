@@ -323,8 +323,8 @@ func TestDuplicateHeadings(t *testing.T) {
 }
 
 // TestFurnitureLookAlikes: article text worded like the furniture the
-// passes remove, found by a review of them; each case was removed before
-// its rule was narrowed.
+// passes remove, found by two reviews of them (the second with English
+// news in mind); each case was removed before its rule was narrowed.
 func TestFurnitureLookAlikes(t *testing.T) {
 	cases := []struct{ name, before, after, want string }{
 		{"one-word section heading", `<p>` + filler + `</p><h2>Photo</h2><p>` + filler + `</p>`, "", "## Photo"},
@@ -353,6 +353,49 @@ func TestFurnitureLookAlikes(t *testing.T) {
 		{"own an iPhone", "", `<p>If you own an iPhone, get the app: it is the best way to follow the vote.</p>`, "get the app"},
 		{"downloads", `<p>` + filler + `</p><p><a href="/r.pdf">Download the full report (PDF)</a></p><p><a href="/d.csv">Download the underlying data (CSV)</a></p>`, "", "underlying data"},
 		{"instagram in a sentence", `<p>The photos are available to <a href="https://instagram.com/x">view on Instagram</a> until Friday.</p>`, "", "view on Instagram"},
+		{`become a member of NATO`, `<p>` + filler + `</p><p>Finland applied to become a member of NATO in May 2022, ending decades of neutrality.</p>`, "", `become a member of NATO`},
+		{`already a member`, `<p>` + filler + `</p><p>Sweden, already a member of the EU, joined NATO in March 2024.</p>`, "", `already a member`},
+		{`subscribers get`, `<p>` + filler + `</p><p>Apple One Premier subscribers get 2TB of iCloud storage, the company said.</p>`, "", `subscribers get`},
+		{`subscribers only`, `<p>` + filler + `</p><p>The new feature is for subscribers only, at least at launch.</p>`, "", `for subscribers only`},
+		{`support independent journalism`, `<p>` + filler + `</p><p>The foundation said the grants would support independent journalism in rural areas.</p>`, "", `support independent journalism`},
+		{`if you liked this`, `<p>` + filler + `</p><p>If you liked this season of the show, the next one will not disappoint, critics say.</p>`, "", `If you liked this`},
+		{`to read the story`, `<p>` + filler + `</p><p>Teachers were asked to read the story aloud to their classes.</p>`, "", `to read the story`},
+		{`phishing quote`, `<p>` + filler + `</p><p>The email reads: "Please log in to confirm your payment details."</p>`, "", `Please log in to`},
+		{`affiliate links commission`, `<p>` + filler + `</p><p>The extension replaced creators' affiliate links with its own, taking the commission.</p>`, "", `affiliate links`},
+		{`updated guidance 2023`, `<p>` + filler + `</p><p>Updated guidance issued in 2023 requires hospitals to report cases within a day.</p>`, "", `Updated guidance`},
+		{`changelog updated`, `<p>` + filler + `</p><ul><li>Fixed a crash when opening large PDFs in the viewer.</li><li>Updated Chrome to version 124.0.6367.91.</li></ul>`, "", `Updated Chrome`},
+		{`timeline heading time`, `<p>` + filler + `</p><h3>2:13 p.m.</h3><p>Rioters breach the police line on the west front of the Capitol.</p>`, "", `2:13 p.m.`},
+		{`timeline heading date time`, `<p>` + filler + `</p><h3>Jan. 6, 2021, 2:13 p.m.</h3><p>Rioters breach the police line on the west front of the Capitol.</p>`, "", `Jan. 6, 2021, 2:13 p.m.`},
+		{`live blog bold time`, `<p>` + filler + `</p><p><strong>10:42 a.m.</strong></p><p>The motion passed 52 to 48 after a long debate.</p>`, "", `10:42 a.m.`},
+		{`review score`, `<p>` + filler + `</p><p><strong>8/10</strong></p>`, "", `8/10`},
+		{`9/11 heading`, `<p>` + filler + `</p><h2>9/11</h2><p>The attacks changed the city forever and the skyline with it.</p>`, "", `9/11`},
+		{`streaming prices list`, `<p>` + filler + `</p><p>The new prices:</p><ul><li>Standard with ads: $7.99 a month</li><li>Standard: $17.99 a month</li><li>Premium: $24.99 a month</li></ul>`, "", `Premium`},
+		{`salary list`, `<p>` + filler + `</p><ul><li>Teachers: $62,000 a year</li><li>Nurses: $81,000 a year</li><li>Police officers: $70,000 a year</li></ul>`, "", `Teachers`},
+		{`price table`, `<p>` + filler + `</p><table><tr><th>Plan</th><th>Old</th><th>New</th></tr><tr><td>Standard</td><td>$15.49/month</td><td>$17.99/month</td></tr><tr><td>Premium</td><td>$22.99/month</td><td>$24.99/month</td></tr></table>`, "", `Premium`},
+		{`powered by heading`, `<p>` + filler + `</p><h3>Powered by Snapdragon</h3><p>The phone runs the latest chip and it shows in every benchmark we ran.</p>`, "", `Powered by Snapdragon`},
+		{`advertising heading`, `<p>` + filler + `</p><h3>Advertising</h3><p>Revenue from advertising fell 12 percent in the quarter, the company said.</p>`, "", `Advertising`},
+		{`instagram answer`, `<p>` + filler + `</p><p><strong>Which app do you open first?</strong></p><p>Instagram.</p>`, "", `Instagram.`},
+		{`via reuters`, `<p>` + filler + `</p><p>Apple is in talks to buy the startup for $2 billion (via Reuters).</p>`, "", `via Reuters`},
+		{`video by bystander`, `<p>` + filler + `</p><p>Video by a bystander shows the moment the bridge collapsed.</p>`, "", `Video by a bystander`},
+		{`ends with photos colon`, `<p>` + filler + `</p><p>She posted two photos: Mary at the beach and her brother at the fair.</p>`, "", `two photos`},
+		{`credits film`, `<p>` + filler + `</p><p>Credits: Directed by Greta Gerwig; written by Gerwig and Noah Baumbach.</p>`, "", `Credits:`},
+		{`sentencing last`, "", `<p>Sentencing is set for May 12, 2025.</p>`, `Sentencing is set`},
+		{`trial begins last`, "", `<p>The trial begins March 3, 2025.</p>`, `The trial begins`},
+		{`obit services last`, "", `<p>Services are Saturday, March 8, 2025.</p>`, `Services are`},
+		{`saudi producer last2`, "", `<p>Saudi Arabia is the largest oil producer in OPEC.</p>`, `largest oil producer`},
+		{`altman ceo last2`, "", `<p>Sam Altman is the CEO of OpenAI.</p>`, `Sam Altman`},
+		{`copyright law last`, "", `<p>Copyright law in the US does not protect works created entirely by AI.</p>`, `Copyright law`},
+		{`everyone contributed last`, "", `<p>Everyone on the team contributed.</p>`, `contributed`},
+		{`published by knopf`, "", `<p>Published by Knopf, 352 pages, $30.</p>`, `Knopf`},
+		{`quote attribution last`, "", `<blockquote><p>"The arc of the moral universe is long, but it bends toward justice."</p><p>— Martin Luther King Jr.</p></blockquote>`, `Martin Luther King`},
+		{`netflix subscribers last`, "", `<p>Netflix had 260 million subscribers at the end of 2023.</p>`, `260 million subscribers`},
+		{`telegram last`, "", `<p>Durov founded Telegram in 2013 with his brother.</p>`, `Telegram`},
+		{`up next AP`, "", `<p>UP NEXT</p><p>Celtics: At Miami on Wednesday night.</p><p>Heat: Host Boston on Wednesday night.</p>`, `Celtics: At Miami`},
+		{`more from the interview heading`, "", `<h2>More from the interview</h2><p>On her childhood: I grew up on a farm and I think that shaped everything about how I work.</p>`, `More from the interview`},
+		{`you might like it quote`, "", `<p>"You might like it," she said.</p><p>He did not. He left the next morning and never came back to the town again.</p>`, `You might like it`},
+		{`by monday lede`, `<p>By Monday morning, the river had crested.</p>`, "", `By Monday`},
+		{`date lede`, `<p>It was Nov. 8, 2016.</p>`, "", `It was Nov. 8, 2016.`},
+		{`document links`, `<p>` + filler + `</p><p><a href="https://www.documentcloud.org/documents/123-ruling">Read the ruling</a></p><p><a href="https://www.documentcloud.org/documents/124-dissent">Read the dissent</a></p>`, "", `Read the ruling`},
 		{"nested headings", `<p>` + filler + `</p><h2><a href="/x"><h3>` + strings.Repeat("Same words of the heading ", 3) + `</h3></a></h2><p>` + filler + `</p>`, "", "Same words of the heading"},
 	}
 	for _, tc := range cases {
