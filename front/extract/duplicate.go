@@ -61,10 +61,5 @@ func dropDuplicateHeadings(content *html.Node) {
 // underHeading reports whether n sits inside a heading: a heading nested
 // in a heading, or a <p> that readability made of a heading's <div>.
 func underHeading(n *html.Node) bool {
-	for p := n.Parent; p != nil; p = p.Parent {
-		if isHeading(p) {
-			return true
-		}
-	}
-	return false
+	return hasAncestor(n, isHeading)
 }

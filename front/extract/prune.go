@@ -381,13 +381,18 @@ const minSentenceWords = 4
 // isSentence reports whether n's text reads as a sentence: it holds
 // minSentenceWords words or more that begin in lower case.
 func isSentence(n *html.Node) bool {
+	return lowerWords(textOf(n)) >= minSentenceWords
+}
+
+// lowerWords counts the words of t that begin in lower case.
+func lowerWords(t string) int {
 	lower := 0
-	for _, w := range strings.Fields(textOf(n)) {
+	for _, w := range strings.Fields(t) {
 		if r, _ := utf8.DecodeRuneInString(w); unicode.IsLower(r) {
 			lower++
 		}
 	}
-	return lower >= minSentenceWords
+	return lower
 }
 
 // rxAdLabel matches a block that only labels an advertisement.
@@ -502,15 +507,7 @@ var rxStampLabel = lazyRegexp(`(?i)\b(?:published|posted|updated|date|news date|
 // and has no stamp label.
 func endsSentence(n *html.Node) bool {
 	t := collapse(textOf(n))
-	if !strings.HasSuffix(t, ".") || rxStampLabel().MatchString(t) {
-		return false
-	}
-	for _, w := range strings.Fields(t) {
-		if r, _ := utf8.DecodeRuneInString(w); unicode.IsLower(r) {
-			return true
-		}
-	}
-	return false
+	return strings.HasSuffix(t, ".") && !rxStampLabel().MatchString(t) && lowerWords(t) > 0
 }
 
 // rxCTAWeak matches the words of rxCallToAction that a story uses as
@@ -535,8 +532,13 @@ func isTailCallToAction(n *html.Node) bool {
 // inBlockquote reports whether n sits in a quotation, whose last line (an
 // attribution, "— NAME") is the quote's, not the page's end matter.
 func inBlockquote(n *html.Node) bool {
+	return hasAncestor(n, func(p *html.Node) bool { return tag(p) == atom.Blockquote })
+}
+
+// hasAncestor reports whether an element above n satisfies is.
+func hasAncestor(n *html.Node, is func(*html.Node) bool) bool {
 	for p := n.Parent; p != nil; p = p.Parent {
-		if tag(p) == atom.Blockquote {
+		if is(p) {
 			return true
 		}
 	}
